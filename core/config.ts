@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { parseDuration } from './duration';
+
+/**
+ * Every setting of the system, read from environment variables (names below).
+ * Parsing is pure: callers pass `process.env`. A bad value fails fast with the
+ * variable's name in the message.
+ */
+const bool = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => ['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'].includes(v), 'must be true or false')
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+const int = z.string().trim().regex(/^-?\d+$/, 'must be an integer').transform(Number);
+const ratio = z
+  .string()
+  .trim()
+  .transform(Number)
+  .refine((n) => Number.isFinite(n) && n >= 0 && n <= 1, 'must be a number in [0,1]');
+const duration = z.string().transform((v, ctx) => {
+  try {
+    return parseDuration(v);
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: (e as Error).message });
+    return z.NEVER;
+  }
+});
+const hostPort = z.string().trim().regex(/^[^\s:]+:\d{1,5}$/, 'must be host:port');
+const url = z.url({ message: 'must be a URL' });
+
+export const HUMAN_GATE_MODES = ['none', 'create_only', 'always'] as const;
+
+/** Env var name → schema (with defaults as strings, exactly as a user would type them). */
+const ENV = {
+  TEMPORAL_ADDRESS: hostPort.default('127.0.0.1:7233'),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  EVOLUTION_TASK_QUEUE: z.string().min(1).default('evolution'),
+  EVOLUTION_EVALUATOR_TASK_QUEUE: z.string().min(1).default('evolution-evaluator'),
+  S3_ENDPOINT: url.default('http://127.0.0.1:8333'),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid S3 bucket name').default('evolution'),
+  S3_ACCESS_KEY_ID: z.string().min(1).default('evolution'),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).default('evolution-secret'),
+  S3_FORCE_PATH_STYLE: bool.prefault('true'),
+  OPENAI_BASE_URL: url.default('http://127.0.0.1:8787/v1'),
+  OPENAI_API_KEY: z.string().min(1).default('local-model-server'),
+  EVOLUTION_REVIEWER_MODEL: z.string().min(1).default('evolution-local-reviewer'),
+  EVOLUTION_REFLECTOR_MODEL: z.string().min(1).default('evolution-local-reflector'),
+  EVOLUTION_LLM_TIMEOUT: duration.prefault('60s'),
+  EVOLUTION_HUMAN_GATE: z.enum(HUMAN_GATE_MODES, { message: `must be one of ${HUMAN_GATE_MODES.join(', ')}` }).default('create_only'),
+  EVOLUTION_APPROVAL_TIMEOUT: duration.prefault('none'),
+  EVOLUTION_SHADOW_MODE: bool.prefault('false'),
+  EVOLUTION_MIN_TOOL_CALLS: int.prefault('4'),
+  EVOLUTION_EFFECTIVENESS_THRESHOLD: ratio.prefault('0.8'),
+  EVOLUTION_SCOPE_MODE: z.enum(['none', 'app', 'user']).default('app'),
+  EVOLUTION_PAYLOAD_INLINE_LIMIT: int.prefault('65536'),
+} as const;
+
+type EnvName = keyof typeof ENV;
+type Parsed = { [K in EnvName]: z.output<(typeof ENV)[K]> };
+
+export interface EvolutionConfig {
+  temporal: { address: string; namespace: string; taskQueue: string; evaluatorTaskQueue: string };
+  s3: { endpoint: string; region: string; bucket: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean };
+  llm: { baseURL: string; apiKey: string; reviewerModel: string; reflectorModel: string; timeoutMs: number };
+  governance: {
+    humanGate: (typeof HUMAN_GATE_MODES)[number];
+    /** Undefined: approvals wait forever. */
+    approvalTimeoutMs?: number;
+    shadowMode: boolean;
+    /** Tool calls that make a delta worth reviewing; negative disables the rule. */
+    minToolCalls: number;
+    effectivenessThreshold: number;
+    defaultScopeMode: 'none' | 'app' | 'user';
+  };
+  /** Inline events above this many bytes are claim-checked to S3 by the client. */
+  payloadInlineLimitBytes: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function parseConfig(env: Record<string, string | undefined>): EvolutionConfig {
+  const problems: string[] = [];
+  const out = {} as Record<string, unknown>;
+  for (const [name, schema] of Object.entries(ENV)) {
+    const raw = env[name];
+    const r = (schema as z.ZodType).safeParse(raw === '' ? undefined : raw);
+    if (r.success) out[name] = r.data;
+    else problems.push(`${name}=${JSON.stringify(raw)}: ${r.error.issues.map((i) => i.message).join('; ')}`);
+  }
+  if (problems.length) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  const p = out as Parsed;
+  return {
+    temporal: {
+      address: p.TEMPORAL_ADDRESS,
+      namespace: p.TEMPORAL_NAMESPACE,
+      taskQueue: p.EVOLUTION_TASK_QUEUE,
+      evaluatorTaskQueue: p.EVOLUTION_EVALUATOR_TASK_QUEUE,
+    },
+    s3: {
+      endpoint: p.S3_ENDPOINT,
+      region: p.S3_REGION,
+      bucket: p.S3_BUCKET,
+      accessKeyId: p.S3_ACCESS_KEY_ID,
+      secretAccessKey: p.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: p.S3_FORCE_PATH_STYLE,
+    },
+    llm: {
+      baseURL: p.OPENAI_BASE_URL,
+      apiKey: p.OPENAI_API_KEY,
+      reviewerModel: p.EVOLUTION_REVIEWER_MODEL,
+      reflectorModel: p.EVOLUTION_REFLECTOR_MODEL,
+      timeoutMs: p.EVOLUTION_LLM_TIMEOUT ?? 60_000,
+    },
+    governance: {
+      humanGate: p.EVOLUTION_HUMAN_GATE,
+      approvalTimeoutMs: p.EVOLUTION_APPROVAL_TIMEOUT,
+      shadowMode: p.EVOLUTION_SHADOW_MODE,
+      minToolCalls: p.EVOLUTION_MIN_TOOL_CALLS,
+      effectivenessThreshold: p.EVOLUTION_EFFECTIVENESS_THRESHOLD,
+      defaultScopeMode: p.EVOLUTION_SCOPE_MODE,
+    },
+    payloadInlineLimitBytes: p.EVOLUTION_PAYLOAD_INLINE_LIMIT,
+  };
+}
+
+/** Names and defaults, for the README table and `evolution config`. */
+export const CONFIG_VARIABLES: readonly EnvName[] = Object.keys(ENV) as EnvName[];

@@ -1,0 +1,2 @@
+// Filled in by the gepa module; see the files beside this index.
+export {};

@@ -1,0 +1,7 @@
+// Pure, deterministic domain logic: safe to import from workflow code (no I/O, no Node APIs).
+export * from './schemas';
+export * from './duration';
+export * from './config';
+export * from './skills';
+export * from './learning';
+export * from './gepa';

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { SkillSpecSchema } from './skill';
+import { ScopeSchema } from './scope';
+
+export const REVISION_STATUSES = ['pending', 'rejected', 'pending_eval', 'pending_approval', 'active', 'archived'] as const;
+export const RevisionStatusSchema = z.enum(REVISION_STATUSES);
+export type RevisionStatus = z.infer<typeof RevisionStatusSchema>;
+
+export const RevisionActionSchema = z.enum(['create', 'update', 'delete']);
+export type RevisionAction = z.infer<typeof RevisionActionSchema>;
+
+export const RevisionSourceSchema = z.enum(['reviewer', 'gepa', 'rollback', 'manual']);
+export type RevisionSource = z.infer<typeof RevisionSourceSchema>;
+
+/** Verdict of one automatic gate; `ran: false` means the gate was skipped (and why is in reasons). */
+export const GateReportSchema = z.object({
+  gate: z.enum(['spec', 'safety', 'effectiveness']),
+  ran: z.boolean(),
+  passed: z.boolean(),
+  /** Effectiveness only: the outcome asks for evaluation before publication. */
+  held: z.boolean().default(false),
+  reasons: z.array(z.string()).default([]),
+});
+export type GateReport = z.infer<typeof GateReportSchema>;
+
+export const HumanReportSchema = z.object({
+  held: z.boolean(),
+  reasons: z.array(z.string()).default([]),
+  decision: z.enum(['approved', 'rejected']).optional(),
+  reviewer: z.string().optional(),
+  comment: z.string().optional(),
+  decidedAt: z.string().optional(),
+});
+export type HumanReport = z.infer<typeof HumanReportSchema>;
+
+/** Evidence attached by offline optimization (GEPA) submissions. */
+export const EvidenceSchema = z.object({
+  experimentId: z.string(),
+  datasetId: z.string(),
+  datasetVersion: z.string(),
+  baselineHoldoutScore: z.number(),
+  candidateHoldoutScore: z.number(),
+  delta: z.number(),
+  caseCount: z.number().int(),
+  objectives: z.array(z.string()).default([]),
+});
+export type Evidence = z.infer<typeof EvidenceSchema>;
+
+export const StatusChangeSchema = z.object({
+  from: RevisionStatusSchema,
+  to: RevisionStatusSchema,
+  at: z.string(),
+  reason: z.string(),
+});
+
+export const RevisionSchema = z.object({
+  id: z.string().min(1),
+  skillId: z.string().min(1),
+  scopeKey: z.string().min(1),
+  scope: ScopeSchema,
+  action: RevisionActionSchema,
+  status: RevisionStatusSchema,
+  /** Full spec for create/update; for delete, the spec being removed (if known). */
+  spec: SkillSpecSchema.optional(),
+  parentId: z.string().optional(),
+  source: RevisionSourceSchema,
+  /** Job (or experiment) that produced the revision; with the ordinal it determines the id. */
+  jobId: z.string(),
+  reason: z.string().default(''),
+  gates: z.array(GateReportSchema).default([]),
+  human: HumanReportSchema.optional(),
+  evidence: EvidenceSchema.optional(),
+  shadowBypassed: z.boolean().default(false),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  promotedAt: z.string().optional(),
+  history: z.array(StatusChangeSchema).default([]),
+});
+export type Revision = z.infer<typeof RevisionSchema>;
+
+/** The published state of one skill: the only thing agents trust (see DESIGN.md invariant 2). */
+export const ActivePointerSchema = z.object({
+  skillId: z.string(),
+  revisionId: z.string(),
+  spec: SkillSpecSchema,
+  publishedAt: z.string(),
+  managed: z.boolean().default(true),
+});
+export type ActivePointer = z.infer<typeof ActivePointerSchema>;
+
+export const AuditActionSchema = z.enum([
+  'write_revision',
+  'reject',
+  'hold',
+  'promote',
+  'archive',
+  'delete',
+  'rollback',
+  'approve',
+  'auto_expire',
+  'shadow_bypass',
+  'stale_parent',
+]);
+
+/** One append-only audit entry; `id` makes writing it idempotent. */
+export const AuditEventSchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  action: AuditActionSchema,
+  skillId: z.string(),
+  scopeKey: z.string(),
+  revisionId: z.string().optional(),
+  status: RevisionStatusSchema.optional(),
+  actor: z.string().default('system'),
+  reason: z.string().default(''),
+});
+export type AuditEvent = z.infer<typeof AuditEventSchema>;
+export type AuditAction = z.infer<typeof AuditActionSchema>;
