@@ -1,0 +1,57 @@
+import { messageText, type ChatRequest } from './chat-request';
+import { HttpError } from './http-util';
+import { checkAgainstSchema } from './json-schema-check';
+import { reflect } from './reflector';
+import { review } from './reviewer';
+import type { Role } from './roles';
+
+export interface Answer {
+  content: string;
+  /** Stats key: session key for the reviewer, skill name for the reflector. */
+  statsKey?: string;
+}
+
+const PLAIN_TEXT_ANSWER =
+  'This is the local deterministic model stand-in. It answers only skill-reviewer (json_schema "review_decision") ' +
+  'and skill-reflector (json_schema "reflection") requests; see infra/model-server/README.md.';
+
+/** Computes the deterministic answer for a validated request; throws HttpError on contract violations. */
+export function answerFor(role: Role, request: ChatRequest): Answer {
+  const userPrompt = request.messages
+    .filter((m) => m.role === 'user')
+    .map(messageText)
+    .join('\n\n');
+
+  switch (role) {
+    case 'reviewer': {
+      const { decision, sessionKey } = review(userPrompt);
+      return { content: conformingJson(decision, request), statsKey: sessionKey };
+    }
+    case 'reflector': {
+      const { reflection, skillName } = reflect(userPrompt);
+      return { content: conformingJson(reflection, request), statsKey: skillName };
+    }
+    case 'other':
+      return {
+        content: request.response_format?.type === 'json_object' ? JSON.stringify({ answer: PLAIN_TEXT_ANSWER }) : PLAIN_TEXT_ANSWER,
+      };
+  }
+}
+
+function conformingJson(value: unknown, request: ChatRequest): string {
+  const format = request.response_format;
+  const schema = format?.type === 'json_schema' ? format.json_schema.schema : undefined;
+  if (schema) {
+    const violation = checkAgainstSchema(value, schema);
+    if (violation) {
+      throw new HttpError(
+        500,
+        `model-server bug: its own answer does not conform to response_format "${format?.type === 'json_schema' ? format.json_schema.name : ''}" ` +
+          `at ${violation.path}: ${violation.message}`,
+        'server_error',
+        'nonconforming_answer',
+      );
+    }
+  }
+  return JSON.stringify(value);
+}
