@@ -1,0 +1,77 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, openSync, closeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { createServer } from 'node:net';
+
+/** Starts a long-lived process in its own process group, logging to a file. */
+export function startDetached(command: string, args: string[], opts: { logFile: string; cwd?: string; env?: NodeJS.ProcessEnv }): number {
+  mkdirSync(dirname(opts.logFile), { recursive: true });
+  const fd = openSync(opts.logFile, 'a');
+  const child = spawn(command, args, { cwd: opts.cwd, env: opts.env ?? process.env, detached: true, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  child.unref();
+  if (!child.pid) throw new Error(`could not start ${command}`);
+  return child.pid;
+}
+
+export function isAlive(pid: number | undefined): boolean {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SIGTERM to the process group, then SIGKILL if it has not exited within the grace period. */
+export async function stopProcessGroup(pid: number, graceMs = 10_000): Promise<void> {
+  const signal = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(-pid, sig);
+    } catch {
+      try {
+        process.kill(pid, sig);
+      } catch {
+        /* already gone */
+      }
+    }
+  };
+  signal('SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (isAlive(pid) && Date.now() < deadline) await sleep(100);
+  if (isAlive(pid)) signal('SIGKILL');
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Asks the kernel for free loopback ports (held together so they are distinct). */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: count }, () => new Promise<import('node:net').Server>((resolve, reject) => {
+      const s = createServer();
+      s.once('error', reject);
+      s.listen(0, '127.0.0.1', () => resolve(s));
+    })),
+  );
+  const ports = servers.map((s) => (s.address() as import('node:net').AddressInfo).port);
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  return ports;
+}
+
+/** Polls `check` until it resolves true, or throws with the log tail after the timeout. */
+export async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number, pid?: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (pid !== undefined && !isAlive(pid)) throw new Error(`${what} exited during start-up`);
+    try {
+      if (await check()) return;
+    } catch {
+      /* not ready yet */
+    }
+    await sleep(250);
+  }
+  throw new Error(`${what} was not healthy within ${Math.round(timeoutMs / 1000)} s`);
+}

@@ -1,0 +1,146 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { ensureBinary } from './binaries';
+import { REPO_ROOT, stateDir } from './paths';
+import { freePorts, startDetached, waitUntil } from './process';
+import type { ServiceName, ServiceState } from './state';
+
+const run = promisify(execFile);
+// Our pinned SDK supports Node 20; its notice about future releases is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+/** Credentials and bucket of the local S3 server (the config defaults; override by env). */
+export function localS3Settings() {
+  return {
+    accessKeyId: process.env.S3_ACCESS_KEY_ID || 'evolution',
+    secretAccessKey: process.env.S3_SECRET_ACCESS_KEY || 'evolution-secret',
+    bucket: process.env.S3_BUCKET || 'evolution',
+  };
+}
+
+/** Search attributes registered on the dev server, used to find workflows in the UI/CLI. */
+export const SEARCH_ATTRIBUTES = {
+  EvolutionScopeKey: 'Keyword',
+  EvolutionSkillId: 'Keyword',
+  EvolutionRevisionId: 'Keyword',
+  EvolutionKind: 'Keyword',
+} as const;
+
+export interface ServiceDefinition {
+  name: ServiceName;
+  start(log: (line: string) => void): Promise<ServiceState>;
+  healthy(state: ServiceState): Promise<boolean>;
+}
+
+const temporal: ServiceDefinition = {
+  name: 'temporal',
+  async start(log) {
+    const bin = ensureBinary('temporal', log);
+    const [port, uiPort, httpPort, metricsPort] = await freePorts(4);
+    const dataDir = join(stateDir(), 'temporal');
+    mkdirSync(dataDir, { recursive: true });
+    const logFile = join(stateDir(), 'logs', 'temporal.log');
+    const args = [
+      'server', 'start-dev',
+      '--ip', '127.0.0.1',
+      '--port', String(port),
+      '--ui-port', String(uiPort),
+      '--http-port', String(httpPort),
+      '--metrics-port', String(metricsPort),
+      '--db-filename', join(dataDir, 'temporal.sqlite'),
+      '--log-level', 'warn',
+      '--ui-disable-news-fetch',
+      ...Object.entries(SEARCH_ATTRIBUTES).flatMap(([k, v]) => ['--search-attribute', `${k}=${v}`]),
+    ];
+    const pid = startDetached(bin, args, { logFile });
+    const state: ServiceState = {
+      name: 'temporal', pid, ports: { grpc: port, ui: uiPort, http: httpPort, metrics: metricsPort },
+      endpoint: `127.0.0.1:${port}`, logFile, dataDir, startedAt: new Date().toISOString(),
+      extra: { ui: `http://127.0.0.1:${uiPort}` },
+    };
+    await waitUntil('Temporal dev server', () => this.healthy(state), 90_000, pid);
+    return state;
+  },
+  async healthy(state) {
+    const bin = ensureBinary('temporal');
+    const { stdout } = await run(bin, ['operator', 'cluster', 'health', '--address', state.endpoint], { timeout: 10_000 });
+    return /SERVING/.test(stdout);
+  },
+};
+
+const s3: ServiceDefinition = {
+  name: 's3',
+  async start(log) {
+    const bin = ensureBinary('weed', log);
+    const names = ['s3', 's3Grpc', 'master', 'masterGrpc', 'volume', 'volumeGrpc', 'filer', 'filerGrpc', 'iceberg', 'lance', 'admin', 'adminGrpc'];
+    const ports = Object.fromEntries((await freePorts(names.length)).map((p, i) => [names[i], p]));
+    const dataDir = join(stateDir(), 's3');
+    mkdirSync(dataDir, { recursive: true });
+    const { accessKeyId, secretAccessKey } = localS3Settings();
+    const identities = join(dataDir, 'identities.json');
+    writeFileSync(identities, JSON.stringify({
+      identities: [{ name: 'evolution', credentials: [{ accessKey: accessKeyId, secretKey: secretAccessKey }], actions: ['Admin', 'Read', 'Write', 'List', 'Tagging'] }],
+    }));
+    const logFile = join(stateDir(), 'logs', 's3.log');
+    const args = [
+      'mini', `-dir=${dataDir}`, '-ip=127.0.0.1', '-ip.bind=127.0.0.1',
+      `-s3.port=${ports.s3}`, `-s3.port.grpc=${ports.s3Grpc}`, `-s3.port.iceberg=${ports.iceberg}`, `-s3.port.lance=${ports.lance}`,
+      `-master.port=${ports.master}`, `-master.port.grpc=${ports.masterGrpc}`,
+      `-volume.port=${ports.volume}`, `-volume.port.grpc=${ports.volumeGrpc}`,
+      `-filer.port=${ports.filer}`, `-filer.port.grpc=${ports.filerGrpc}`,
+      `-admin.port=${ports.admin}`, `-admin.port.grpc=${ports.adminGrpc}`, '-admin.ui=false', '-webdav=false',
+      `-s3.config=${identities}`,
+    ];
+    const pid = startDetached(bin, args, { logFile, cwd: dataDir });
+    const state: ServiceState = {
+      name: 's3', pid, ports, endpoint: `http://127.0.0.1:${ports.s3}`, logFile, dataDir, startedAt: new Date().toISOString(),
+    };
+    await waitUntil('S3 server (SeaweedFS)', () => this.healthy(state), 90_000, pid);
+    return state;
+  },
+  async healthy(state) {
+    const { accessKeyId, secretAccessKey, bucket } = localS3Settings();
+    const client = new S3Client({ endpoint: state.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId, secretAccessKey }, maxAttempts: 1 });
+    try {
+      await client.send(new CreateBucketCommand({ Bucket: bucket }));
+      return true;
+    } catch (e) {
+      const name = (e as Error).name;
+      return name === 'BucketAlreadyOwnedByYou' || name === 'BucketAlreadyExists';
+    } finally {
+      client.destroy();
+    }
+  },
+};
+
+const model: ServiceDefinition = {
+  name: 'model',
+  async start() {
+    const [port] = await freePorts(1);
+    const logFile = join(stateDir(), 'logs', 'model-server.log');
+    const tsx = join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+    if (!existsSync(tsx)) throw new Error('node_modules is missing: run npm ci first');
+    const pid = startDetached(process.execPath, [tsx, join(REPO_ROOT, 'infra', 'model-server', 'main.ts'), '--host', '127.0.0.1', '--port', String(port)], { logFile, cwd: REPO_ROOT });
+    const state: ServiceState = { name: 'model', pid, ports: { http: port }, endpoint: `http://127.0.0.1:${port}/v1`, logFile, startedAt: new Date().toISOString() };
+    await waitUntil('local model server', () => this.healthy(state), 60_000, pid);
+    return state;
+  },
+  async healthy(state) {
+    const res = await fetch(`http://127.0.0.1:${state.ports.http}/health`, { signal: AbortSignal.timeout(2000) });
+    return res.ok;
+  },
+};
+
+export const SERVICES: Record<ServiceName, ServiceDefinition> = { s3, temporal, model };
+export const SERVICE_ORDER: ServiceName[] = ['s3', 'temporal', 'model'];
+
+export function logTail(file: string, lines = 20): string {
+  try {
+    return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '';
+  }
+}
