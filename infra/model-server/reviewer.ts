@@ -5,7 +5,7 @@
  *  - Role: `response_format = {type:'json_schema', json_schema:{name:'review_decision', schema}}`,
  *    or (without a json_schema) a first system message starting with `ROLE: skill-reviewer`.
  *  - The user message is Markdown; each section heading is followed by a ```json block:
- *      ## Session           {"app","user","sessionId"}       → stats key `app/user/sessionId`
+ *      ## Session           {"app","user","sessionId"}       → stats key `app/user/sessionId` ("-" for a missing part)
  *      ## Transcript        [{role, content, tool_calls?: [{name, arguments}] | [{function:{name, arguments}}],
  *                             tool_call_id?, name?}]           (required)
  *      ## Existing skills   [{name, description, body_excerpt}]
