@@ -1,0 +1,33 @@
+/**
+ * `npm test`: brings up the real local services (Temporal dev server, SeaweedFS S3,
+ * local model server; the time-skipping test server binary is installed for the
+ * workflow tests), then runs the whole vitest suite against them.
+ * Extra arguments go to vitest, e.g. `npm test -- test/unit`.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { infraEnv, infraUp } from '../infra';
+import { REPO_ROOT, stateDir } from '../infra/paths';
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const state = await infraUp({ log: (l) => console.error(`[infra] ${l}`) });
+  console.error(`[infra] ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  mkdirSync(stateDir(), { recursive: true });
+  const resultsFile = join(stateDir(), 'test-results.json');
+  const vitest = join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+  const args = [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`, ...process.argv.slice(2)];
+  const result = spawnSync(process.execPath, args, { cwd: REPO_ROOT, stdio: 'inherit', env: { ...process.env, ...infraEnv(state) } });
+  if (existsSync(resultsFile)) {
+    const r = JSON.parse(readFileSync(resultsFile, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+    // The plain closing line CI reads.
+    console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`);
+  }
+  return result.status ?? 1;
+}
+
+main().then((code) => process.exit(code), (e) => {
+  console.error(`npm test: ${(e as Error).stack ?? e}`);
+  process.exit(1);
+});
