@@ -54,7 +54,6 @@ const ENV = {
   EVOLUTION_MIN_TOOL_CALLS: int.prefault('4'),
   EVOLUTION_EFFECTIVENESS_THRESHOLD: ratio.prefault('0.8'),
   EVOLUTION_SCOPE_MODE: z.enum(['none', 'app', 'user']).default('app'),
-  EVOLUTION_PAYLOAD_INLINE_LIMIT: int.prefault('65536'),
 } as const;
 
 type EnvName = keyof typeof ENV;
@@ -74,8 +73,6 @@ export interface EvolutionConfig {
     effectivenessThreshold: number;
     defaultScopeMode: 'none' | 'app' | 'user';
   };
-  /** Inline events above this many bytes are claim-checked to S3 by the client. */
-  payloadInlineLimitBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -123,7 +120,6 @@ export function parseConfig(env: Record<string, string | undefined>): EvolutionC
       effectivenessThreshold: p.EVOLUTION_EFFECTIVENESS_THRESHOLD,
       defaultScopeMode: p.EVOLUTION_SCOPE_MODE,
     },
-    payloadInlineLimitBytes: p.EVOLUTION_PAYLOAD_INLINE_LIMIT,
   };
 }
 
