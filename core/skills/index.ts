@@ -1,2 +1,6 @@
-// Filled in by the skills module; see the files beside this index.
-export {};
+// Pure skill-level helpers: ids and storage segments, SKILL.md, bounding, redaction, hashing.
+export * from './hash';
+export * from './scope-key';
+export * from './bounding';
+export * from './redaction';
+export * from './skill-markdown';

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { REDACTED, findSecrets, isSensitiveName, redactSecrets } from '../../core/skills';
+
+const PEM = ['-----BEGIN RSA PRIVATE KEY-----', 'MIIEowIBAAKCAQEAx3x9abcdefghijklmnopqrstuv', 'ZmFrZWtleW1hdGVyaWFsZm9ydGVzdHM=', '-----END RSA PRIVATE KEY-----'].join('\n');
+const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
+
+describe('redactSecrets', () => {
+  const cases: Array<[string, string, string]> = [
+    ['OpenAI-style key', 'use sk-proj-abcDEF1234567890xyz now', 'use [REDACTED] now'],
+    ['AWS access key id', 'key AKIAIOSFODNN7EXAMPLE here', 'key [REDACTED] here'],
+    ['bearer token', 'curl -H "Authorization: Bearer abc.def-ghi_jkl012345"', 'curl -H "Authorization: Bearer [REDACTED]"'],
+    ['bare bearer', 'sent bearer abcdefghijklmnop123', 'sent bearer [REDACTED]'],
+    ['password=', 'login with password=hunter2&user=bob', 'login with password=[REDACTED]&user=bob'],
+    ['token:', 'token: ghs-not-a-real-format', 'token: [REDACTED]'],
+    ['secret key/value with quotes', "client_secret = 'abc123'", "client_secret = '[REDACTED]'"],
+    ['JSON field', '{"api_key": "k-123", "model": "gpt"}', '{"api_key": "[REDACTED]", "model": "gpt"}'],
+    ['env var', 'export GITHUB_TOKEN=ghp_abc', 'export GITHUB_TOKEN=[REDACTED]'],
+    ['CLI flag', 'tool --password s3cr3t --verbose', 'tool --password [REDACTED] --verbose'],
+    ['JWT', `jwt ${JWT} end`, 'jwt [REDACTED] end'],
+    ['URL credentials', 'git clone https://bob:pa55w0rd@git.example.com/r.git', 'git clone https://[REDACTED]@git.example.com/r.git'],
+    ['GitHub token', `t ghp_${'a1'.repeat(18)}`, 't [REDACTED]'],
+    ['PEM block', `before\n${PEM}\nafter`, 'before\n[REDACTED]\nafter'],
+  ];
+  for (const [label, input, expected] of cases) {
+    it(`redacts ${label}`, () => expect(redactSecrets(input)).toBe(expected));
+  }
+
+  it('redacts a private key block cut open by truncation, to the end of the text', () => {
+    const open = `x\n${PEM.split('\n').slice(0, 2).join('\n')}`;
+    expect(redactSecrets(open)).toBe('x\n[REDACTED]');
+    const orphanTail = `intro line\n${PEM.split('\n').slice(2).join('\n')}\nafter`;
+    expect(redactSecrets(orphanTail)).toBe('intro line\n[REDACTED]\nafter');
+  });
+
+  it('leaves ordinary text alone', () => {
+    const text = 'max_tokens=100, keyboard: US, https://example.com/a?b=c, the secret sauce is salt, task-abcdefghij';
+    expect(redactSecrets(text)).toBe(text);
+    expect(redactSecrets('monkey=banana key: value')).toBe('monkey=banana key: value');
+  });
+
+  it('is idempotent', () => {
+    for (const [, input] of cases) {
+      const once = redactSecrets(input);
+      expect(redactSecrets(once)).toBe(once);
+    }
+  });
+
+  it('handles large input in linear time', () => {
+    const big = `${'-----BEGIN PRIVATE KEY-----\n'.repeat(2000)}${'password=x '.repeat(20_000)}`;
+    const started = performance.now();
+    const out = redactSecrets(big);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(out.startsWith(REDACTED)).toBe(true);
+  });
+});
+
+describe('isSensitiveName', () => {
+  it('recognises credential names, not look-alikes', () => {
+    for (const n of ['password', 'DB_PASSWORD', 'apiKey', 'APIKey', 'x-api-key', 'access_token', 'client-secret', 'Authorization', '--token']) {
+      expect(isSensitiveName(n)).toBe(true);
+    }
+    for (const n of ['max_tokens', 'keyboard', 'key', 'monkey', 'author', 'tokenizer_name']) expect(isSensitiveName(n)).toBe(false);
+  });
+});
+
+describe('findSecrets', () => {
+  it('reports high-confidence literals by rule name', () => {
+    expect(findSecrets('AKIAIOSFODNN7EXAMPLE')).toEqual(['aws_access_key_id']);
+    expect(findSecrets(`k=sk-${'A1b2'.repeat(6)}`)).toContain('openai_key');
+    expect(findSecrets(PEM)).toContain('private_key_block');
+    expect(findSecrets(`token ${JWT}`)).toEqual(['jwt']);
+    expect(findSecrets('api_key=abc123def456ghi789')).toEqual(['key_value']);
+  });
+
+  it('does not flag placeholders or redacted values', () => {
+    for (const text of ['password=$DB_PASSWORD', 'api_key: <your key here>', 'token=[REDACTED]', 'set the api key header', 'password: ********', 'Authorization: Bearer {{token}}']) {
+      expect(findSecrets(text)).toEqual([]);
+    }
+  });
+});
