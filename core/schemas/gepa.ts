@@ -119,7 +119,7 @@ export interface DatasetProblem {
  * Dataset rules that span splits; shared by request validation (inline datasets)
  * and by the workflow after it loads a `datasetRef`.
  */
-export function datasetProblems(dataset: Pick<Dataset, DatasetSplit>, submit: boolean): DatasetProblem[] {
+export function datasetProblems(dataset: Readonly<Record<DatasetSplit, readonly { id: string }[]>>, submit: boolean): DatasetProblem[] {
   const problems: DatasetProblem[] = [];
   if (dataset.feedback.length === 0) problems.push({ path: ['feedback'], message: 'the feedback split must not be empty' });
   if (dataset.validation.length === 0) problems.push({ path: ['validation'], message: 'the validation split must not be empty' });
