@@ -1,2 +1,5 @@
-// Filled in by the gepa module; see the files beside this index.
-export {};
+// GEPA offline optimization: the pure, deterministic parts (safe in workflow code).
+export * from './prng';
+export * from './pareto';
+export * from './minibatch';
+export * from './selection';

@@ -1,0 +1,28 @@
+import { nextInt, type PrngState } from './prng';
+
+/**
+ * Indices of a Feedback minibatch: `size` distinct positions out of `total`
+ * (all of them if size ≥ total), drawn without replacement by a partial
+ * Fisher–Yates shuffle. Deterministic for a given PRNG state; consumes exactly
+ * min(size, total) values.
+ */
+export function sampleMinibatchIndices(total: number, size: number, prng: PrngState): { indices: number[]; prng: PrngState } {
+  if (!Number.isInteger(total) || total < 0) throw new Error(`minibatch population must be a non-negative integer, got ${total}`);
+  if (!Number.isInteger(size) || size < 1) throw new Error(`minibatch size must be a positive integer, got ${size}`);
+  const pool = Array.from({ length: total }, (_, i) => i);
+  const take = Math.min(size, total);
+  let state = prng;
+  for (let i = 0; i < take; i++) {
+    const draw = nextInt(state, total - i);
+    state = draw.state;
+    const j = i + draw.value;
+    [pool[i], pool[j]] = [pool[j], pool[i]];
+  }
+  return { indices: pool.slice(0, take), prng: state };
+}
+
+/** The sampled cases themselves, in sampling order. */
+export function sampleMinibatch<T>(cases: readonly T[], size: number, prng: PrngState): { batch: T[]; prng: PrngState } {
+  const { indices, prng: next } = sampleMinibatchIndices(cases.length, size, prng);
+  return { batch: indices.map((i) => cases[i]), prng: next };
+}
