@@ -3,3 +3,16 @@ export * from './prng';
 export * from './pareto';
 export * from './minibatch';
 export * from './selection';
+export {
+  MetricBudgetError,
+  canStartIteration,
+  holdoutCalls,
+  holdoutReserve,
+  minibatchSize,
+  planBudget,
+  remainingMetricCalls,
+  spendMetricCalls,
+  searchStopReason as budgetStopReason,
+  type BudgetShape,
+  type MetricBudget,
+} from './budget';
