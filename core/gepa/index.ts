@@ -16,3 +16,7 @@ export {
   type BudgetShape,
   type MetricBudget,
 } from './budget';
+export * from './components';
+export * from './evaluations';
+export * from './reflection-prompt';
+export * from './acceptance';
