@@ -20,3 +20,4 @@ export * from './components';
 export * from './evaluations';
 export * from './reflection-prompt';
 export * from './acceptance';
+export * from './promotion';
