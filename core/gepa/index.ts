@@ -2,7 +2,7 @@
 export * from './prng';
 export * from './pareto';
 export * from './minibatch';
-export * from './selection';
+export * from './components';
 export {
   MetricBudgetError,
   canStartIteration,
@@ -16,8 +16,11 @@ export {
   type BudgetShape,
   type MetricBudget,
 } from './budget';
-export * from './components';
 export * from './evaluations';
-export * from './reflection-prompt';
 export * from './acceptance';
+export * from './selection';
 export * from './promotion';
+export * from './state';
+export * from './result';
+export * from './reflection-prompt';
+export * from './simulated-weather';

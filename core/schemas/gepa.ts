@@ -65,7 +65,7 @@ export type Evaluation = z.infer<typeof EvaluationSchema>;
 
 export const GepaOptionsSchema = z.object({
   /** Reflective mutation attempts (accepted or not). */
-  maxIterations: z.number().int().min(0).max(10_000).default(10),
+  maxIterations: z.number().int().min(0).max(1000, 'maxIterations must be at most 1000 (the search state keeps every accepted candidate)').default(10),
   /** Total case evaluations allowed, Validation and Holdout included. */
   maxMetricCalls: z.number().int().min(1, 'maxMetricCalls must be at least 1').default(1000),
   reflectionBatchSize: z.number().int().min(1, 'reflectionBatchSize must be at least 1').max(100).default(3),
