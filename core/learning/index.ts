@@ -1,2 +1,8 @@
-// Filled in by the learning module; see the files beside this index.
-export {};
+// Pure online-learning logic: review policy and cursor, reviewer transcript,
+// reconciliation, gates and lifecycle status, deterministic ids, SKILL.md diffs.
+export * from './review-policy';
+export * from './transcript';
+export * from './reconcile';
+export * from './gates';
+export * from './revision-id';
+export * from './diff';

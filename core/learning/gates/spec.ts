@@ -1,0 +1,55 @@
+import type { ExistingSkill } from '../../schemas/review';
+import type { GateReport } from '../../schemas/revision';
+import { utf8ByteLength } from '../../skills/bounding';
+import { skillIdForName } from '../../skills/scope-key';
+import { renderSkillMarkdown } from '../../skills/skill-markdown';
+import { findQuantifiedSiblingParent, normalizeSkillName } from '../reconcile';
+import { SKIPPED_FOR_DELETE, type GateCandidate } from './types';
+
+/**
+ * Spec gate: is this an executable, reusable skill? Structure only, no model
+ * call, no judgement of quality. Every failing rule is reported, so one
+ * report shows all structural problems at once.
+ */
+
+export interface SpecGateOptions {
+  /** Minimum non-blank steps (reference default 2). */
+  minSteps?: number;
+  maxSteps?: number;
+  /** Maximum name length in characters (reference default 120). */
+  maxNameLength?: number;
+  /** Maximum size of the rendered SKILL.md in UTF-8 bytes. */
+  maxSkillBytes?: number;
+}
+
+export const SPEC_GATE_DEFAULTS = { minSteps: 2, maxSteps: 50, maxNameLength: 120, maxSkillBytes: 32 * 1024 } as const;
+
+export function specGate(candidate: GateCandidate, existing: readonly ExistingSkill[], options: SpecGateOptions = {}): GateReport {
+  if (candidate.action === 'delete') return { gate: 'spec', ran: false, passed: true, held: false, reasons: [SKIPPED_FOR_DELETE] };
+  const spec = candidate.spec;
+  if (!spec) return { gate: 'spec', ran: true, passed: false, held: false, reasons: ['missing spec body'] };
+  const o = { ...SPEC_GATE_DEFAULTS, ...options };
+  const reasons: string[] = [];
+
+  const name = spec.name.trim();
+  if (name === '') reasons.push('empty skill name');
+  if ([...name].length > o.maxNameLength) reasons.push(`name longer than ${o.maxNameLength} characters`);
+  if (/[\r\n]/.test(name)) reasons.push('name must be a single line');
+  if (spec.description.trim() === '') reasons.push('missing description');
+  if (spec.when_to_use.trim() === '') reasons.push('missing when_to_use');
+  const steps = spec.steps.filter((s) => s.trim() !== '').length;
+  if (steps < o.minSteps) reasons.push(`needs at least ${o.minSteps} steps, got ${steps}`);
+  if (steps > o.maxSteps) reasons.push(`has ${steps} steps, more than the limit of ${o.maxSteps}`);
+  const size = utf8ByteLength(renderSkillMarkdown(spec));
+  if (size > o.maxSkillBytes) reasons.push(`SKILL.md is ${size} bytes, more than the limit of ${o.maxSkillBytes}`);
+
+  // Identity checks apply to creates only: an update keeps its skill's identity by design.
+  if (candidate.action === 'create' && name !== '') {
+    const id = skillIdForName(name);
+    const duplicate = existing.find((e) => e.skillId === id || skillIdForName(e.name) === id || normalizeSkillName(e.name) === normalizeSkillName(name));
+    if (duplicate) reasons.push(`duplicate of existing skill "${duplicate.name}"; should be an update, not a create`);
+    const parent = findQuantifiedSiblingParent(name, existing);
+    if (parent !== undefined) reasons.push(`count-specific sibling of generic parent "${parent}"; should be an update`);
+  }
+  return { gate: 'spec', ran: true, passed: reasons.length === 0, held: false, reasons };
+}
