@@ -62,7 +62,8 @@ const AUTH_SCHEMES = /^(bearer|basic|token|digest|apikey)$/i;
 const RULES: SecretRule[] = [
   {
     name: 'url_credentials',
-    pattern: /\b([a-z][a-z0-9+.-]*:\/\/)([^\s:@/?#[\]]+):([^\s@/?#]+)@/gi,
+    // Lookbehinds keep every pattern linear: a match may only start where a run of name characters starts.
+    pattern: /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/)([^\s:@/?#[\]]+):([^\s@/?#]+)@/gi,
     redact: (_m, scheme) => `${scheme}${REDACTED}@`,
     isCredential: (_m, _s, _user, pass) => pass !== REDACTED,
   },
@@ -92,7 +93,7 @@ const RULES: SecretRule[] = [
   },
   {
     name: 'key_value',
-    pattern: /\b([A-Za-z_][\w.-]*)([ \t]*[=:][ \t]*)(\[REDACTED\]|"[^"\n]*"|'[^'\n]*'|[^\s,;&}\]]+)/g,
+    pattern: /(?<![\w.-])([A-Za-z_][\w.-]*)([ \t]*[=:][ \t]*)(\[REDACTED\]|"[^"\n]*"|'[^'\n]*'|[^\s,;&}\]]+)/g,
     // Scheme words after `Authorization:` were handled by authorization_header; `x://` is a URL, not a value.
     redact: (m, key, sep, value) =>
       isSensitiveName(key) && !/^\/\//.test(value) && !AUTH_SCHEMES.test(value) ? `${key}${sep}${redactValue(value)}` : m,
@@ -100,7 +101,7 @@ const RULES: SecretRule[] = [
   },
   {
     name: 'jwt',
-    pattern: /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]+/g,
+    pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]+/g,
     redact: () => REDACTED,
     isCredential: always,
   },

@@ -72,6 +72,12 @@ describe('safety gate', () => {
     ]);
   });
 
+  it('stays fast on adversarial flag lists', () => {
+    const started = performance.now();
+    expect(reasonsFor(`rm ${'---a '.repeat(40)}x`)).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
   it('skips deletes', () => {
     expect(safetyGate({ action: 'delete', source: 'reviewer', targetName: 'x' })).toMatchObject({ ran: false, passed: true });
   });

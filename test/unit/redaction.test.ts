@@ -52,6 +52,14 @@ describe('redactSecrets', () => {
     expect(performance.now() - started).toBeLessThan(2000);
     expect(out.startsWith(REDACTED)).toBe(true);
   });
+
+  it('stays linear on long dotted, dashed and URL-like runs', () => {
+    for (const big of ['a.'.repeat(300_000), 'x-'.repeat(300_000), `https://${'h.'.repeat(200_000)}`, `"k${'_'.repeat(300_000)}`, 'eyJ-'.repeat(100_000)]) {
+      const started = performance.now();
+      expect(redactSecrets(big)).toBe(big);
+      expect(performance.now() - started).toBeLessThan(1000);
+    }
+  });
 });
 
 describe('isSensitiveName', () => {

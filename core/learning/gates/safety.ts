@@ -21,7 +21,7 @@ const ROOT_TARGET = String.raw`(?:\/\*?|~\/?\*?|\$HOME\/?\*?|\$\{HOME\}\/?\*?)(?
 
 /** `rm` with a recursive flag aimed at /, /*, ~ or $HOME. */
 function recursiveRmOfRoot(text: string): boolean {
-  const rm = new RegExp(String.raw`\brm\s+((?:-{1,2}[\w-]+\s+)*)` + ROOT_TARGET, 'g');
+  const rm = new RegExp(String.raw`\brm\s+((?:-[\w-]+\s+)*)` + ROOT_TARGET, 'g');
   for (const m of text.matchAll(rm)) if (/(^|\s)(-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)(\s|$)/.test(m[1])) return true;
   return false;
 }
