@@ -78,15 +78,42 @@ export const RevisionSchema = z.object({
 });
 export type Revision = z.infer<typeof RevisionSchema>;
 
-/** The published state of one skill: the only thing agents trust (see DESIGN.md invariant 2). */
-export const ActivePointerSchema = z.object({
+const pointerFields = {
   skillId: z.string(),
+  /** The published revision; for a tombstone, the approved delete revision. */
   revisionId: z.string(),
-  spec: SkillSpecSchema,
   publishedAt: z.string(),
   managed: z.boolean().default(true),
+};
+
+/** A published skill. Pointers written before tombstones existed have no `deleted` field and parse here. */
+export const LivePointerSchema = z.object({
+  ...pointerFields,
+  deleted: z.literal(false).default(false),
+  spec: SkillSpecSchema,
 });
+
+/**
+ * An approved delete: the pointer is cleared by one conditional PUT of this tombstone
+ * (never by deleting the object, which could not be conditional), so its ETag keeps
+ * serializing every later change. Readers treat it as "no active skill".
+ */
+export const TombstonePointerSchema = z.object({
+  ...pointerFields,
+  deleted: z.literal(true),
+  /** The spec that was removed, if known (for audit and rollback). */
+  spec: SkillSpecSchema.optional(),
+});
+
+/** The published state of one skill: the only thing agents trust (see DESIGN.md invariant 2). */
+export const ActivePointerSchema = z.union([LivePointerSchema, TombstonePointerSchema]);
 export type ActivePointer = z.infer<typeof ActivePointerSchema>;
+export type LivePointer = z.infer<typeof LivePointerSchema>;
+export type TombstonePointer = z.infer<typeof TombstonePointerSchema>;
+
+export function isLivePointer(pointer: ActivePointer | undefined): pointer is LivePointer {
+  return pointer !== undefined && !pointer.deleted;
+}
 
 export const AuditActionSchema = z.enum([
   'write_revision',
