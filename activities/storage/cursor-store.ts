@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { retryOnConflict } from './cas-retry';
+import { parseInput } from './input';
+import { cursorKey } from './keys';
+import type { ObjectStore } from './object-store';
+
+/** S3 mirror of a session's review cursor (the session workflow owns the real one). */
+export const ReviewCursorSchema = z.object({
+  lastReviewedAt: z.string().optional(),
+  lastEventCount: z.number().int().nonnegative(),
+  updatedAt: z.string(),
+});
+export type ReviewCursor = z.infer<typeof ReviewCursorSchema>;
+
+export function cursorStore(objects: ObjectStore) {
+  async function readCursor(scopeKey: string, sessionId: string): Promise<ReviewCursor | undefined> {
+    return (await objects.getJson(cursorKey(scopeKey, sessionId), ReviewCursorSchema))?.value;
+  }
+
+  /**
+   * Never moves the mirror backwards: a late attempt of an old activity (Temporal may
+   * retry one whose first attempt is still running) must not overwrite a newer cursor.
+   * Returns what is stored afterwards.
+   */
+  async function writeCursor(scopeKey: string, sessionId: string, input: z.input<typeof ReviewCursorSchema>): Promise<ReviewCursor> {
+    const cursor = parseInput(ReviewCursorSchema, input, `review cursor of session ${sessionId}`);
+    const key = cursorKey(scopeKey, sessionId);
+    return retryOnConflict(async () => {
+      const stored = await objects.getJson(key, ReviewCursorSchema);
+      if (stored && stored.value.lastEventCount > cursor.lastEventCount) return stored.value;
+      if (stored) await objects.putIfMatch(key, cursor, stored.etag);
+      else await objects.putCreateOnly(key, cursor);
+      return cursor;
+    });
+  }
+
+  return { readCursor, writeCursor };
+}
+
+export type CursorStore = ReturnType<typeof cursorStore>;

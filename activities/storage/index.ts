@@ -1,0 +1,13 @@
+// Object storage on S3: conditional writes for everything that must not be lost or overwritten.
+export { createS3Client, type S3Settings } from './s3-client';
+export * from './errors';
+export * from './keys';
+export { createObjectStore, parseJson, type ObjectStore, type Stored, type Fetched, type StoredBody } from './object-store';
+export { createSkillStore, skillStoreOn, type SkillStore } from './skill-store';
+export { MUTABLE_REVISION_FIELDS, type RevisionRef, type RevisionPatch, type Transition } from './revision-store';
+export { tombstonePointer, type ActivePointerInput, type StoredPointer } from './pointer-store';
+export type { PublishedRead } from './published-store';
+export { ScopeIndexSchema, ScopeIndexEntrySchema, type ScopeIndex, type ScopeIndexEntry, type ScopeIndexRead } from './scope-index-store';
+export { ReviewCursorSchema, type ReviewCursor } from './cursor-store';
+export { retryOnConflict } from './cas-retry';
+export { mapLimit } from './map-limit';

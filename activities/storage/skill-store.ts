@@ -1,0 +1,35 @@
+import type { S3Client } from '@aws-sdk/client-s3';
+import { auditStore } from './audit-store';
+import { cursorStore } from './cursor-store';
+import { datasetStore } from './dataset-store';
+import { createObjectStore, type ObjectStore } from './object-store';
+import { payloadStore } from './payload-store';
+import { pointerStore } from './pointer-store';
+import { publishedStore } from './published-store';
+import { revisionStore } from './revision-store';
+import { createS3Client, type S3Settings } from './s3-client';
+import { scopeIndexStore } from './scope-index-store';
+
+/** Every domain operation on the bucket; each one is idempotent under Temporal retries. */
+export function skillStoreOn(objects: ObjectStore) {
+  const revisions = revisionStore(objects);
+  const pointers = pointerStore(objects);
+  return {
+    objects,
+    ...revisions,
+    ...pointers,
+    ...auditStore(objects),
+    ...publishedStore(objects),
+    ...scopeIndexStore(objects, pointers, revisions.listSkillIds),
+    ...cursorStore(objects),
+    ...payloadStore(objects),
+    ...datasetStore(objects),
+  };
+}
+
+export type SkillStore = ReturnType<typeof skillStoreOn>;
+
+/** One client per process is enough (it pools connections); pass it to share. */
+export function createSkillStore(s3: S3Settings, client: S3Client = createS3Client(s3)): SkillStore {
+  return skillStoreOn(createObjectStore(client, s3.bucket));
+}

@@ -1,0 +1,224 @@
+import { createHash } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { isSafeSegment, scopeKey as scopeKeyOf, type Dataset } from '../../core';
+import {
+  CorruptObjectError,
+  InvalidStorageRequestError,
+  NotFoundError,
+  PayloadIntegrityError,
+  PreconditionConflictError,
+  auditKey,
+  checkedScopeKey,
+  createSkillStore,
+  payloadKey,
+  revisionKey,
+  scopePrefix,
+  sortableTime,
+  type SkillStore,
+} from '../../activities/storage';
+import { mapLimit } from '../../activities/storage/map-limit';
+import { realServices, uniqueName } from '../support/infra';
+import { z } from 'zod';
+
+let store: SkillStore;
+
+beforeAll(async () => {
+  const cfg = await realServices(['s3']);
+  store = createSkillStore(cfg.s3);
+});
+
+const appScope = () => ({ mode: 'app' as const, app: uniqueName('app') });
+
+describe('object store (generic)', () => {
+  it('create-only, If-Match and plain writes; a failed condition is a typed conflict', async () => {
+    const key = `tests/${uniqueName('obj')}/thing.json`;
+    const first = await store.objects.putCreateOnly(key, { n: 1 });
+    const again = await store.objects.putCreateOnly(key, { n: 2 }).catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(PreconditionConflictError);
+    expect(again).toMatchObject({ key, condition: { ifNoneMatch: '*' }, retryable: false });
+
+    const second = await store.objects.putIfMatch(key, { n: 3 }, first.etag);
+    const stale = await store.objects.putIfMatch(key, { n: 4 }, first.etag).catch((e: unknown) => e);
+    expect(stale).toBeInstanceOf(PreconditionConflictError);
+    expect(stale).toMatchObject({ key, condition: { ifMatch: first.etag }, retryable: true });
+
+    expect(await store.objects.getJson(key, z.object({ n: z.number() }))).toEqual({ value: { n: 3 }, etag: second.etag });
+    await store.objects.put(key, { n: 5 });
+    expect((await store.objects.getJson(key, z.object({ n: z.number() })))?.value).toEqual({ n: 5 });
+    expect(await store.objects.exists(key)).toBe(true);
+    await store.objects.delete(key);
+    await store.objects.delete(key); // idempotent
+    expect(await store.objects.exists(key)).toBe(false);
+    expect(await store.objects.getJson(key, z.unknown())).toBeUndefined();
+    expect(await store.objects.getText(key)).toBeUndefined();
+  });
+
+  it('If-Match on a missing object is a conflict, not a create', async () => {
+    const key = `tests/${uniqueName('obj')}/missing.json`;
+    await expect(store.objects.putIfMatch(key, { n: 1 }, '"0123"')).rejects.toBeInstanceOf(PreconditionConflictError);
+    expect(await store.objects.exists(key)).toBe(false);
+  });
+
+  it('corrupt or off-schema JSON is a clear error naming the key', async () => {
+    const base = `tests/${uniqueName('corrupt')}`;
+    await store.objects.put(`${base}/a.json`, 'not json {');
+    await store.objects.put(`${base}/b.json`, { n: 'one' });
+    const schema = z.object({ n: z.number() });
+    await expect(store.objects.getJson(`${base}/a.json`, schema)).rejects.toThrow(new RegExp(`corrupt object at ${base}/a.json: not JSON`));
+    const err = await store.objects.getJson(`${base}/b.json`, schema).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CorruptObjectError);
+    expect((err as Error).message).toMatch(new RegExp(`^corrupt object at ${base}/b.json: n: `));
+    expect(err).toMatchObject({ retryable: false });
+  });
+
+  it('lists every page in lexical order, and lists children like ls', async () => {
+    const base = `tests/${uniqueName('list')}/`;
+    const names = Array.from({ length: 1105 }, (_, i) => `k${String(i).padStart(4, '0')}`);
+    const shuffled = [...names].sort(() => Math.random() - 0.5);
+    for (let i = 0; i < shuffled.length; i += 50) {
+      await Promise.all(shuffled.slice(i, i + 50).map((n) => store.objects.put(`${base}${n}`, 'x')));
+    }
+    await store.objects.put(`${base}sub/a`, 'x');
+    await store.objects.put(`${base}sub/deeper/b`, 'x');
+    const listed = await store.objects.list(base);
+    expect(listed).toHaveLength(1107);
+    expect(listed.slice(0, 1105)).toEqual(names.map((n) => `${base}${n}`));
+    expect(listed.slice(1105)).toEqual([`${base}sub/a`, `${base}sub/deeper/b`]);
+    const children = await store.objects.listChildren(base);
+    expect(children).toHaveLength(1106);
+    expect(children.at(-1)).toBe('sub');
+    await mapLimit(listed, 64, (key) => store.objects.delete(key));
+    expect(await store.objects.list(base)).toEqual([]);
+  });
+
+  it('text reads support If-None-Match', async () => {
+    const scope = scopeKeyOf(appScope());
+    expect(await store.readPublished(scope, 'weather')).toBeUndefined();
+    const { etag } = await store.writePublished(scope, 'weather', '# Weather\n\nUse it.\n');
+    expect(await store.readPublished(scope, 'weather')).toEqual({ markdown: '# Weather\n\nUse it.\n', etag });
+    expect(await store.readPublished(scope, 'weather', etag)).toEqual({ notModified: true });
+    const next = await store.writePublished(scope, 'weather', '# Weather\n\nUse it well.\n');
+    expect(await store.readPublished(scope, 'weather', etag)).toEqual({ markdown: '# Weather\n\nUse it well.\n', etag: next.etag });
+    await store.deletePublished(scope, 'weather');
+    await store.deletePublished(scope, 'weather');
+    expect(await store.readPublished(scope, 'weather')).toBeUndefined();
+  });
+});
+
+describe('keys', () => {
+  it('are fixed-width sortable times', () => {
+    expect(sortableTime('2026-11-29T21:14:00.123Z')).toBe('2026-11-29T21-14-00.123Z');
+    expect(sortableTime('2026-11-29T22:14:00+01:00')).toBe('2026-11-29T21-14-00.000Z');
+    expect(() => sortableTime('yesterday')).toThrow(InvalidStorageRequestError);
+    const times = ['2026-01-02T03:04:05.006Z', '2026-01-02T03:04:05.060Z', '2026-01-02T03:04:50Z', '2026-10-01T00:00:00Z'];
+    const keys = times.map(sortableTime);
+    expect([...keys].sort()).toEqual(keys);
+  });
+
+  it('accept only scope keys of the three known shapes', () => {
+    for (const ok of ['global', 'apps/shop', 'users/shop/u-1']) expect(checkedScopeKey(ok)).toBe(ok);
+    for (const bad of ['', 'apps', 'apps/../x', '../global', 'apps/a/b', 'users/a', 'global/x', 'apps/', 'tenants/a']) {
+      expect(() => checkedScopeKey(bad)).toThrow(InvalidStorageRequestError);
+    }
+    expect(() => payloadKey('../../etc/passwd')).toThrow(InvalidStorageRequestError);
+  });
+
+  it('hostile ids never escape their prefix (asserted on the listed keys)', async () => {
+    const scope = { mode: 'user' as const, app: '../../x', user: `a/b/${uniqueName('u')}` };
+    const sk = scopeKeyOf(scope);
+    expect(sk).toMatch(/^users\/id-[0-9a-f]{16}\/id-[0-9a-f]{16}$/);
+    const hostile = ['../x', 'a/b', '..', '.', '', '%2e%2e%2f', 'x\u0000y', '/abs', 'ok-id'];
+    const at = '2026-11-29T21:14:00.123Z';
+    const run = uniqueName('run'); // revision ids are globally unique, across runs too
+    for (const [i, id] of hostile.entries()) {
+      await store.createRevision({
+        id: `${id}#${i}#${run}`, skillId: id || 'empty', scopeKey: sk, scope, action: 'create', status: 'pending',
+        spec: { name: 'n', description: 'd', when_to_use: 'w', steps: ['s'] },
+        source: 'manual', jobId: 'job', createdAt: at, updatedAt: at,
+      });
+      await store.appendAudit({ id: id || 'e', at, action: 'write_revision', skillId: id || 'empty', scopeKey: sk });
+      await store.writeCursor(sk, id, { lastEventCount: 1, updatedAt: at });
+      await store.writePublished(sk, id || 'empty', '# x');
+    }
+    const prefix = scopePrefix(sk);
+    const keys = await store.objects.list(prefix);
+    expect(keys).toHaveLength(hostile.length * 4);
+    for (const key of keys) {
+      expect(key.startsWith(prefix)).toBe(true);
+      const rest = key.slice(prefix.length).split('/');
+      for (const segment of rest) expect(isSafeSegment(segment), `${key}: segment ${JSON.stringify(segment)}`).toBe(true);
+      expect(rest[0]).toMatch(/^(skills|sessions|published)$/);
+      expect(rest.length).toBe(rest[0] === 'skills' ? 4 : 3);
+    }
+    expect(keys.filter((k) => k.includes('/skills/ok-id/'))).toHaveLength(2);
+    expect(revisionKey('global', 'a/b', '../x')).toMatch(/^scopes\/global\/skills\/id-[0-9a-f]{16}\/revisions\/id-[0-9a-f]{16}\.json$/);
+    expect(auditKey('global', '../x', at, 'a/b')).toMatch(/^scopes\/global\/skills\/id-[0-9a-f]{16}\/audit\/2026-11-29T21-14-00\.123Z-id-[0-9a-f]{16}\.json$/);
+    // The same hostile id always maps to the same key (idempotent mapping).
+    expect(revisionKey('global', 'a/b', '../x')).toBe(revisionKey('global', 'a/b', '../x'));
+  });
+});
+
+describe('claim-check payloads', () => {
+  it('round-trips bytes and text; storing again is fine', async () => {
+    const text = `transcript ${uniqueName('p')} — with ünïcode ✓\n`.repeat(500);
+    const ref = await store.putPayload(text);
+    expect(ref).toEqual({ sha256: createHash('sha256').update(text, 'utf8').digest('hex'), bytes: Buffer.byteLength(text) });
+    expect(await store.putPayload(text)).toEqual(ref);
+    expect(await store.getPayloadText(ref)).toBe(text);
+    const bytes = new Uint8Array([0, 1, 2, 255, 254, ...Buffer.from(uniqueName('b'))]);
+    const bref = await store.putPayload(bytes);
+    expect(Array.from(await store.getPayload(bref))).toEqual(Array.from(bytes));
+  });
+
+  it('rejects content that does not hash to its reference, and a missing payload', async () => {
+    const claimed = `claimed ${uniqueName('p')}`;
+    const sha = createHash('sha256').update(claimed).digest('hex');
+    await store.objects.put(payloadKey(sha), 'tampered content!!');
+    const sizeMismatch = await store.getPayload({ sha256: sha, bytes: claimed.length }).catch((e: unknown) => e);
+    expect(sizeMismatch).toBeInstanceOf(PayloadIntegrityError);
+    const hashMismatch = await store.getPayload({ sha256: sha, bytes: 18 }).catch((e: unknown) => e);
+    expect(hashMismatch).toBeInstanceOf(PayloadIntegrityError);
+    expect((hashMismatch as Error).message).toMatch(new RegExp(`payloads/${sha} failed its integrity check: content hashes to [0-9a-f]{64}`));
+    const missing = createHash('sha256').update(uniqueName('none')).digest('hex');
+    await expect(store.getPayload({ sha256: missing, bytes: 1 })).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe('datasets', () => {
+  const dataset = (id: string, expected = 'yes'): Dataset => ({
+    id,
+    version: 'v1',
+    feedback: [{ id: 'f1', input: { q: 1 }, expected, critical: false }],
+    validation: [{ id: 'v1', input: 'q', critical: false }],
+    holdout: [{ id: 'h1', input: ['q'], critical: true }],
+  });
+
+  it('are frozen: same content again is fine, different content is a non-retryable conflict', async () => {
+    const id = uniqueName('ds');
+    expect(await store.getDataset(id, 'v1')).toBeUndefined();
+    await store.putDataset(dataset(id));
+    expect(await store.putDataset(dataset(id))).toEqual(dataset(id));
+    const err = await store.putDataset(dataset(id, 'no')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PreconditionConflictError);
+    expect(err).toMatchObject({ retryable: false });
+    expect((err as Error).message).toMatch(/is frozen/);
+    expect(await store.getDataset(id, 'v1')).toEqual(dataset(id));
+    await expect(store.putDataset({ ...dataset(id), version: '' })).rejects.toBeInstanceOf(InvalidStorageRequestError);
+  });
+});
+
+describe('review cursor', () => {
+  it('round-trips and never moves backwards', async () => {
+    const sk = scopeKeyOf(appScope());
+    const session = uniqueName('sess');
+    expect(await store.readCursor(sk, session)).toBeUndefined();
+    const c1 = { lastEventCount: 4, lastReviewedAt: '2026-11-29T10:00:00Z', updatedAt: '2026-11-29T10:00:01Z' };
+    expect(await store.writeCursor(sk, session, c1)).toEqual(c1);
+    expect(await store.readCursor(sk, session)).toEqual(c1);
+    const c2 = { lastEventCount: 9, updatedAt: '2026-11-29T10:05:00Z' };
+    await store.writeCursor(sk, session, c2);
+    expect(await store.writeCursor(sk, session, c1)).toEqual(c2); // a late, older write loses
+    expect(await store.readCursor(sk, session)).toEqual(c2);
+    await expect(store.writeCursor(sk, session, { lastEventCount: -1, updatedAt: 'x' })).rejects.toBeInstanceOf(InvalidStorageRequestError);
+  });
+});
