@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseDuration } from './duration';
+import { CustomHumanGatePolicySchema, type HumanGatePolicy } from './learning/gates/human';
 
 /**
  * Every setting of the system, read from environment variables (names below).
@@ -28,6 +29,22 @@ const duration = z.string().transform((v, ctx) => {
 });
 const hostPort = z.string().trim().regex(/^[^\s:]+:\d{1,5}$/, 'must be host:port');
 const url = z.url({ message: 'must be a URL' });
+/** A mode name, or a JSON custom policy such as {"holdActions":["delete"],"holdNamePattern":"^deploy"}. */
+const humanGatePolicy = z.string().trim().transform((v, ctx): HumanGatePolicy => {
+  if ((HUMAN_GATE_MODES as readonly string[]).includes(v)) return v as (typeof HUMAN_GATE_MODES)[number];
+  if (v.startsWith('{')) {
+    try {
+      const r = CustomHumanGatePolicySchema.safeParse(JSON.parse(v));
+      if (r.success) return r.data;
+      ctx.addIssue({ code: 'custom', message: `invalid custom policy: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` });
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: `custom policy is not JSON: ${(e as Error).message}` });
+    }
+    return z.NEVER;
+  }
+  ctx.addIssue({ code: 'custom', message: `must be one of ${HUMAN_GATE_MODES.join(', ')} or a JSON custom policy` });
+  return z.NEVER;
+});
 
 export const HUMAN_GATE_MODES = ['none', 'create_only', 'always'] as const;
 
@@ -48,7 +65,7 @@ const ENV = {
   EVOLUTION_REVIEWER_MODEL: z.string().min(1).default('evolution-local-reviewer'),
   EVOLUTION_REFLECTOR_MODEL: z.string().min(1).default('evolution-local-reflector'),
   EVOLUTION_LLM_TIMEOUT: duration.prefault('60s'),
-  EVOLUTION_HUMAN_GATE: z.enum(HUMAN_GATE_MODES, { message: `must be one of ${HUMAN_GATE_MODES.join(', ')}` }).default('create_only'),
+  EVOLUTION_HUMAN_GATE: humanGatePolicy.prefault('create_only'),
   EVOLUTION_APPROVAL_TIMEOUT: duration.prefault('none'),
   EVOLUTION_SHADOW_MODE: bool.prefault('false'),
   EVOLUTION_MIN_TOOL_CALLS: int.prefault('4'),
@@ -64,7 +81,7 @@ export interface EvolutionConfig {
   s3: { endpoint: string; region: string; bucket: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean };
   llm: { baseURL: string; apiKey: string; reviewerModel: string; reflectorModel: string; timeoutMs: number };
   governance: {
-    humanGate: (typeof HUMAN_GATE_MODES)[number];
+    humanGate: HumanGatePolicy;
     /** Undefined: approvals wait forever. */
     approvalTimeoutMs?: number;
     shadowMode: boolean;

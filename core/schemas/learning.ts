@@ -38,6 +38,8 @@ export type LearningJobRequest = z.infer<typeof LearningJobRequestSchema>;
 export const SegmentSchema = z.object({
   ...sessionIdentity,
   scopeMode: ScopeModeSchema,
+  /** Derived from (scopeMode, app, user) by the client; see core/skills/scope-key. */
+  scopeKey: z.string().min(1),
   payloadRef: PayloadRefSchema,
   eventCount: z.number().int().nonnegative(),
   /** Stable identity of the segment (hash of session identity + payload), used for dedup. */

@@ -1,0 +1,24 @@
+import type { EvolutionConfig } from '../core';
+import { learningActivities } from './learning';
+import { createOpenAIClient } from './llm/openai-client';
+import { publisherActivities } from './publisher';
+import { recordActivities } from './record';
+import { createSkillStore, type SkillStore } from './storage';
+
+export interface ActivityDeps {
+  config: EvolutionConfig;
+  store?: SkillStore;
+}
+
+/** Every application activity, wired to one S3 store and one OpenAI client per worker. */
+export function createActivities(config: EvolutionConfig, deps: Partial<ActivityDeps> = {}) {
+  const store = deps.store ?? createSkillStore(config.s3);
+  const openai = createOpenAIClient(config.llm);
+  return {
+    ...learningActivities({ config, store, openai }),
+    ...recordActivities({ store }),
+    ...publisherActivities({ store }),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

@@ -1,0 +1,122 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import {
+  boundExistingSkills,
+  buildReviewContext,
+  buildTranscript,
+  deltaAfterCursor,
+  scopeKey as scopeKeyOf,
+  SessionEventsSchema,
+  shouldReview,
+  type ExistingSkill,
+  type PayloadRef,
+  type ReviewCursor,
+  type ReviewDecision,
+  ReviewDecisionSchema,
+  type Scope,
+  type Segment,
+  type SessionEvent,
+  type EvolutionConfig,
+} from '../core';
+import type { GovernanceSettings, JobOutcome } from '../core/governance';
+import { NON_RETRYABLE, withStoreErrors } from './errors';
+import { loadExistingSkills } from './existing-skills';
+import { reviewerMessages } from './llm/reviewer-prompt';
+import { structuredCompletion } from './llm/structured-call';
+import type OpenAI from 'openai';
+import { scopePrefix, type SkillStore } from './storage';
+import { safeSegment } from '../core';
+
+/** Where a job's outcome is kept (the job id contains slashes, so it becomes a hashed segment). */
+export const jobOutcomeKey = (scopeKey: string, jobId: string) => `${scopePrefix(scopeKey)}jobs/${safeSegment(jobId)}.json`;
+
+export interface PreparedReview {
+  scope: Scope;
+  scopeKey: string;
+  policy: { review: boolean; reason: string };
+  deltaEventCount: number;
+  nextCursor: ReviewCursor;
+  /** Bounded view for the reviewer and the reconciler (every live skill in the scope). */
+  existingSkills: ExistingSkill[];
+  /** The bounded, redacted transcript of the delta, claim-checked (only when reviewing). */
+  transcriptRef?: PayloadRef;
+}
+
+export interface LearningDeps {
+  config: EvolutionConfig;
+  store: SkillStore;
+  openai: OpenAI;
+}
+
+export function learningActivities({ config, store, openai }: LearningDeps) {
+  async function loadSegmentEvents(segment: Segment): Promise<SessionEvent[]> {
+    const bytes = await store.getPayload(segment.payloadRef);
+    let json: unknown;
+    try {
+      json = JSON.parse(new TextDecoder().decode(bytes));
+    } catch (e) {
+      throw ApplicationFailure.nonRetryable(`segment ${segment.segmentId}: stored events are not JSON: ${(e as Error).message}`, NON_RETRYABLE.segment);
+    }
+    const parsed = SessionEventsSchema.safeParse(json);
+    if (!parsed.success) throw ApplicationFailure.nonRetryable(`segment ${segment.segmentId}: stored events are invalid: ${parsed.error.message}`, NON_RETRYABLE.segment);
+    return parsed.data;
+  }
+
+  return {
+    /** Governance settings of this worker, recorded in history so replays see the same values. */
+    async loadGovernance(): Promise<GovernanceSettings> {
+      const g = config.governance;
+      return { humanGate: g.humanGate, approvalTimeoutMs: g.approvalTimeoutMs, shadowMode: g.shadowMode, minToolCalls: g.minToolCalls, effectivenessThreshold: g.effectivenessThreshold };
+    },
+
+    /** Delta after the cursor, the review policy's verdict, and what the reviewer needs. */
+    async prepareReview({ segment, minToolCalls }: { segment: Segment; minToolCalls: number }): Promise<PreparedReview> {
+      return withStoreErrors(async () => {
+        const scope: Scope = { mode: segment.scopeMode, app: segment.app, user: segment.user };
+        let key: string;
+        try {
+          key = scopeKeyOf(scope);
+        } catch (e) {
+          throw ApplicationFailure.nonRetryable(`invalid scope: ${(e as Error).message}`, NON_RETRYABLE.scope);
+        }
+        if (key !== segment.scopeKey) throw ApplicationFailure.nonRetryable(`segment scope key ${segment.scopeKey} does not match its scope (${key})`, NON_RETRYABLE.scope);
+        if (segment.scopeMode === 'none') scope.app = scope.user = undefined;
+        else if (segment.scopeMode === 'app') scope.user = undefined;
+
+        const events = await loadSegmentEvents(segment);
+        const stored = await store.readCursor(key, segment.sessionId);
+        const { delta, nextCursor } = deltaAfterCursor(events, stored ? { lastReviewedAt: stored.lastReviewedAt, lastEventCount: stored.lastEventCount } : {});
+        const policy = shouldReview(buildReviewContext(delta), { minToolCalls });
+        const existingSkills = boundExistingSkills(await loadExistingSkills(store, key));
+        let transcriptRef: PayloadRef | undefined;
+        if (policy.review) transcriptRef = await store.putPayload(JSON.stringify(buildTranscript(delta)));
+        return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills, transcriptRef };
+      });
+    },
+
+    async advanceCursor({ scopeKey, sessionId, cursor, at }: { scopeKey: string; sessionId: string; cursor: ReviewCursor; at: string }): Promise<void> {
+      await withStoreErrors(() => store.writeCursor(scopeKey, sessionId, { lastReviewedAt: cursor.lastReviewedAt, lastEventCount: cursor.lastEventCount ?? 0, updatedAt: at }));
+    },
+
+    /** The LLM reviewer. A malformed answer fails this attempt (Temporal retries it). */
+    async reviewSession({ segment, transcriptRef, existingSkills }: { segment: Segment; transcriptRef: PayloadRef; existingSkills: ExistingSkill[] }): Promise<ReviewDecision> {
+      const transcript = JSON.parse(await store.getPayloadText(transcriptRef)) as ReturnType<typeof buildTranscript>;
+      const messages = reviewerMessages({
+        session: { app: segment.app, user: segment.user, sessionId: segment.sessionId },
+        transcript: transcript.messages.map((m) => ({
+          role: m.role,
+          content: m.content,
+          ...(m.toolCalls?.length ? { tool_calls: m.toolCalls } : {}),
+          ...(m.toolName ? { name: m.toolName } : {}),
+        })),
+        existingSkills: existingSkills.map((s) => ({ name: s.name, description: s.description, body_excerpt: s.bodyExcerpt })),
+        outcome: segment.outcome,
+      });
+      return structuredCompletion({ client: openai, model: config.llm.reviewerModel, schemaName: 'review_decision', schema: ReviewDecisionSchema, messages });
+    },
+
+    /** Writes the job's outcome beside the scope (idempotent: same job id, same object). */
+    async recordJobOutcome({ outcome, at }: { outcome: JobOutcome; at: string }): Promise<void> {
+      await withStoreErrors(() => store.objects.put(jobOutcomeKey(outcome.scopeKey, outcome.jobId), { ...outcome, recordedAt: at }));
+    },
+  };
+}

@@ -1,0 +1,155 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { isLivePointer, renderSkillMarkdown, type ActivePointer, type AuditAction, type HumanReport, type Revision, type RevisionStatus } from '../core';
+import type { RevisionRef } from '../core/governance';
+import { NON_RETRYABLE, withStoreErrors } from './errors';
+import { retryOnConflict, tombstonePointer, type SkillStore } from './storage';
+
+export interface PublishInput {
+  revision: RevisionRef;
+  actor: string;
+  reason: string;
+  /** Workflow time, so a retried activity writes the same history and audit entries. */
+  at: string;
+  auditAction: Extract<AuditAction, 'promote' | 'approve' | 'auto_expire'>;
+  /** GEPA submissions: the active revision must still be this one, else stale-parent rejection. */
+  requireParentId?: string;
+}
+
+export interface PublishResult {
+  status: RevisionStatus;
+  outcome: 'published' | 'stale_parent';
+}
+
+export interface RollbackSkillInput {
+  scopeKey: string;
+  skillId: string;
+  targetRevisionId?: string;
+  reviewer: string;
+  comment?: string;
+  at: string;
+}
+
+/**
+ * The publisher: the only code that moves the active pointer. Each operation is one
+ * conditional PUT of `active.json` (re-read and re-applied on a lost race), followed by
+ * idempotent bookkeeping (revision statuses, audit, SKILL.md, scope index).
+ */
+export function publisherActivities({ store }: { store: SkillStore }) {
+  async function mustRead(ref: RevisionRef): Promise<Revision> {
+    const rev = await store.readRevision(ref.scopeKey, ref.skillId, ref.revisionId);
+    if (!rev) throw ApplicationFailure.nonRetryable(`revision ${ref.revisionId} of skill ${ref.skillId} does not exist in ${ref.scopeKey}`, NON_RETRYABLE.store);
+    return rev;
+  }
+
+  function pointerFor(rev: Revision, at: string): ActivePointer {
+    if (rev.action === 'delete') return tombstonePointer({ skillId: rev.skillId, revisionId: rev.id, publishedAt: at });
+    if (!rev.spec) throw ApplicationFailure.nonRetryable(`revision ${rev.id} has no skill spec to publish`, NON_RETRYABLE.store);
+    return { skillId: rev.skillId, revisionId: rev.id, spec: rev.spec, publishedAt: at, managed: true, deleted: false };
+  }
+
+  async function audit(rev: Pick<Revision, 'scopeKey' | 'skillId' | 'id'>, action: AuditAction, at: string, actor: string, reason: string, status?: RevisionStatus) {
+    await store.appendAudit({ id: `${rev.id}-${action}-${at}`, at, action, skillId: rev.skillId, scopeKey: rev.scopeKey, revisionId: rev.id, status, actor, reason });
+  }
+
+  /**
+   * Makes `rev` the pointer's revision, then settles statuses. Every revision still
+   * `active` that the pointer no longer names is archived — by whoever sees it first —
+   * so concurrent publications converge without locks.
+   */
+  async function settle(rev: Revision, at: string, actor: string, reason: string, patch?: { human?: HumanReport }) {
+    const ref = { scopeKey: rev.scopeKey, skillId: rev.skillId, revisionId: rev.id };
+    await store.transitionRevision(ref, { to: 'active', reason, at, patch });
+    const current = await store.readActive(rev.scopeKey, rev.skillId);
+    for (const other of await store.listRevisions(rev.scopeKey, rev.skillId)) {
+      if (other.status !== 'active' || other.id === current?.pointer.revisionId) continue;
+      await store.transitionRevision({ ...ref, revisionId: other.id }, { to: 'archived', reason: `superseded by ${current?.pointer.revisionId ?? rev.id}`, at });
+      await audit(other, 'archive', at, actor, `superseded by ${current?.pointer.revisionId ?? rev.id}`, 'archived');
+    }
+    await materialize(rev.scopeKey, rev.skillId);
+  }
+
+  /** SKILL.md and the scope index follow the pointer; re-derived until the pointer holds still. */
+  async function materialize(scopeKey: string, skillId: string) {
+    for (let i = 0; i < 3; i++) {
+      const before = await store.readActive(scopeKey, skillId);
+      if (isLivePointer(before?.pointer)) await store.writePublished(scopeKey, skillId, renderSkillMarkdown(before!.pointer.spec));
+      else await store.deletePublished(scopeKey, skillId);
+      await store.rebuildScopeIndex(scopeKey);
+      const after = await store.readActive(scopeKey, skillId);
+      if (after?.etag === before?.etag) return;
+    }
+  }
+
+  async function publishRevision(input: PublishInput): Promise<PublishResult> {
+    return withStoreErrors(async () => {
+      const rev = await mustRead(input.revision);
+      if (rev.status === 'rejected') throw ApplicationFailure.nonRetryable(`revision ${rev.id} was rejected and cannot be published`, NON_RETRYABLE.store);
+      const stale = await retryOnConflict(async () => {
+        const current = await store.readActive(rev.scopeKey, rev.skillId);
+        if (current?.pointer.revisionId === rev.id) return undefined;
+        if (input.requireParentId !== undefined) {
+          const activeId = isLivePointer(current?.pointer) ? current!.pointer.revisionId : undefined;
+          if (activeId !== input.requireParentId) return activeId ?? 'none';
+        }
+        await store.writeActive(rev.scopeKey, rev.skillId, pointerFor(rev, input.at), current?.etag ?? null);
+        return undefined;
+      });
+      if (stale !== undefined) {
+        const reason = `stale parent: the active revision is ${stale}, the submission was based on ${input.requireParentId}`;
+        await store.transitionRevision(input.revision, { to: 'rejected', reason, at: input.at });
+        await audit(rev, 'stale_parent', input.at, input.actor, reason, 'rejected');
+        return { status: 'rejected', outcome: 'stale_parent' };
+      }
+      const human: HumanReport | undefined =
+        input.auditAction === 'promote' ? undefined : { held: true, reasons: rev.human?.reasons ?? [], decision: 'approved', reviewer: input.actor, comment: input.reason, decidedAt: input.at };
+      await settle(rev, input.at, input.actor, input.reason, human ? { human } : undefined);
+      await audit(rev, rev.action === 'delete' ? 'delete' : input.auditAction, input.at, input.actor, input.reason, 'active');
+      if (rev.shadowBypassed) await audit(rev, 'shadow_bypass', input.at, input.actor, 'published in shadow mode despite gate verdicts', 'active');
+      return { status: 'active', outcome: 'published' };
+    });
+  }
+
+  async function rejectRevision({ revision, actor, reason, at }: { revision: RevisionRef; actor: string; reason: string; at: string }): Promise<{ status: RevisionStatus }> {
+    return withStoreErrors(async () => {
+      const rev = await mustRead(revision);
+      const human: HumanReport = { held: true, reasons: rev.human?.reasons ?? [], decision: 'rejected', reviewer: actor, comment: reason, decidedAt: at };
+      const after = await store.transitionRevision(revision, { to: 'rejected', reason, at, patch: { human } });
+      await audit(rev, 'reject', at, actor, reason, 'rejected');
+      return { status: after.status };
+    });
+  }
+
+  async function rollbackSkill(input: RollbackSkillInput): Promise<{ skillId: string; restoredRevisionId: string; archivedRevisionId?: string }> {
+    return withStoreErrors(async () => {
+      const revisions = await store.listRevisions(input.scopeKey, input.skillId);
+      const fail = (msg: string) => ApplicationFailure.nonRetryable(msg, NON_RETRYABLE.rollback);
+      if (revisions.length === 0) throw fail(`skill ${input.skillId} has no revisions in ${input.scopeKey}`);
+      const current = await store.readActive(input.scopeKey, input.skillId);
+      let target: Revision | undefined;
+      if (input.targetRevisionId) {
+        target = revisions.find((r) => r.id === input.targetRevisionId);
+        if (!target) throw fail(`revision ${input.targetRevisionId} is not a revision of skill ${input.skillId}`);
+        // A retried activity finds its own earlier work done.
+        const done = target.status === 'active' && current?.pointer.revisionId === target.id && target.history.some((h) => h.at === input.at);
+        if (!done && target.status !== 'archived') throw fail(`revision ${target.id} is ${target.status}, not archived: only archived revisions can be rolled back to`);
+      } else {
+        target = revisions.filter((r) => r.status === 'active' && r.id === current?.pointer.revisionId && r.history.some((h) => h.at === input.at)).at(-1)
+          ?? revisions.filter((r) => r.status === 'archived').at(-1);
+        if (!target) throw fail(`no archived revision of skill ${input.skillId} to roll back to`);
+      }
+      const previous = current?.pointer.revisionId;
+      const reason = input.comment || `rollback from ${previous ?? 'nothing'} to ${target.id}`;
+      const chosen = target;
+      await retryOnConflict(async () => {
+        const now = await store.readActive(input.scopeKey, input.skillId);
+        if (now?.pointer.revisionId === chosen.id) return;
+        await store.writeActive(input.scopeKey, input.skillId, pointerFor(chosen, input.at), now?.etag ?? null);
+      });
+      await settle(chosen, input.at, input.reviewer, reason);
+      await audit(chosen, 'rollback', input.at, input.reviewer, reason, 'active');
+      return { skillId: input.skillId, restoredRevisionId: chosen.id, archivedRevisionId: previous !== chosen.id ? previous : undefined };
+    });
+  }
+
+  return { publishRevision, rejectRevision, rollbackSkill };
+}

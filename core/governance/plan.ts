@@ -1,0 +1,63 @@
+import { findExistingSkill, reconcileDecision, revisionIdFor } from '../learning';
+import { skillIdForName } from '../skills';
+import type { ExistingSkill, Outcome, ReviewDecision, Revision, Scope } from '../schemas';
+import { buildGovernedRevision, type GovernanceSettings, type RevisionDraft } from './build-revision';
+import type { DroppedCandidate } from './types';
+
+export interface PlanInput {
+  decision: ReviewDecision;
+  existingSkills: readonly ExistingSkill[];
+  jobId: string;
+  scope: Scope;
+  scopeKey: string;
+  outcome?: Outcome;
+  governance: GovernanceSettings;
+  /** Workflow time; becomes the revisions' createdAt. */
+  at: string;
+}
+
+export interface RevisionPlan {
+  revisions: Revision[];
+  dropped: DroppedCandidate[];
+  /** Rewrites the reconciler made (create → update and the like), with reasons. */
+  rewrites: DroppedCandidate[];
+}
+
+/**
+ * From a reviewer decision to governed revisions, deterministically: reconcile against
+ * the scope's skills, then one revision per surviving candidate, with ids derived from
+ * (job id, ordinal) so a replay or retry never mints a second revision.
+ */
+export function planRevisions(input: PlanInput): RevisionPlan {
+  const { decision, events } = reconcileDecision(input.decision, input.existingSkills);
+  const dropped = events.filter((e) => e.kind.startsWith('drop_')).map((e) => ({ name: e.original, list: e.list, reason: e.reason }));
+  const rewrites = events.filter((e) => e.kind.startsWith('rewrite_')).map((e) => ({ name: e.original, list: e.list, reason: e.reason }));
+  const drafts: Omit<RevisionDraft, 'revisionId' | 'jobId' | 'scope' | 'scopeKey'>[] = [];
+
+  for (const spec of decision.creates) {
+    drafts.push({ candidate: { action: 'create', source: 'reviewer', spec, targetName: spec.name }, skillId: skillIdForName(spec.name), reason: 'new skill proposed by the reviewer' });
+  }
+  for (const update of decision.updates) {
+    const target = findExistingSkill(update.name, input.existingSkills);
+    if (!target) continue; // the reconciler already dropped unknown targets
+    drafts.push({
+      candidate: { action: 'update', source: 'reviewer', spec: { ...update.new_spec, name: target.name }, targetName: target.name },
+      skillId: target.skillId,
+      parentId: target.revisionId,
+      reason: update.reason || 'update proposed by the reviewer',
+    });
+  }
+  for (const name of decision.deletions) {
+    const target = findExistingSkill(name, input.existingSkills);
+    if (!target) continue;
+    drafts.push({ candidate: { action: 'delete', source: 'reviewer', targetName: target.name }, skillId: target.skillId, parentId: target.revisionId, reason: 'deletion proposed by the reviewer' });
+  }
+
+  const revisions = drafts.map((d, ordinal) =>
+    buildGovernedRevision(
+      { ...d, revisionId: revisionIdFor(input.jobId, ordinal), jobId: input.jobId, scope: input.scope, scopeKey: input.scopeKey },
+      { existing: input.existingSkills, outcome: input.outcome, governance: input.governance, at: input.at },
+    ),
+  );
+  return { revisions, dropped, rewrites };
+}

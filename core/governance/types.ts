@@ -1,0 +1,39 @@
+import type { RevisionAction, RevisionStatus } from '../schemas';
+
+/** Where a revision lives; enough for any activity to find it. */
+export interface RevisionRef {
+  scopeKey: string;
+  skillId: string;
+  revisionId: string;
+}
+
+export interface RevisionSummary {
+  revisionId: string;
+  skillId: string;
+  name: string;
+  action: RevisionAction;
+  status: RevisionStatus;
+  shadowBypassed: boolean;
+  reasons: string[];
+}
+
+export interface DroppedCandidate {
+  name: string;
+  list: 'creates' | 'updates' | 'deletions';
+  reason: string;
+}
+
+export type JobStatus = 'policy_skipped' | 'reviewer_skipped' | 'reviewer_failed' | 'reviewed';
+
+/** What a learning job did; stored at `scopes/{scope}/jobs/{jobId}.json` and returned to `--wait`. */
+export interface JobOutcome {
+  jobId: string;
+  scopeKey: string;
+  sessionId: string;
+  status: JobStatus;
+  reason: string;
+  deltaEvents: number;
+  cursorAdvanced: boolean;
+  revisions: RevisionSummary[];
+  dropped: DroppedCandidate[];
+}

@@ -1,0 +1,35 @@
+import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
+import type { EvolutionConfig } from '../core';
+import { createActivities } from '../activities';
+
+export interface MainWorkerOptions {
+  config: EvolutionConfig;
+  /** A prebuilt workflow bundle (tests build it once); default: bundle `workflows/` at start. */
+  workflowBundle?: WorkflowBundleOption;
+  taskQueue?: string;
+  connection?: NativeConnection;
+  identity?: string;
+}
+
+/** Path of the workflow entry module, for bundling. */
+export const WORKFLOWS_PATH = require.resolve('../workflows');
+
+/**
+ * The main worker: every workflow (session, learning job, approval, rollback, GEPA
+ * experiment) and every application activity, on the main task queue.
+ */
+export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
+  const { config } = opts;
+  const connection = opts.connection ?? (await NativeConnection.connect({ address: config.temporal.address }));
+  const worker = await Worker.create({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: opts.taskQueue ?? config.temporal.taskQueue,
+    identity: opts.identity,
+    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    activities: createActivities(config),
+    // Durable waits (approvals) must not pin cache slots forever.
+    maxCachedWorkflows: 200,
+  });
+  return { worker, connection };
+}

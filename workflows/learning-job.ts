@@ -1,0 +1,90 @@
+import { ActivityFailure, ParentClosePolicy, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { approvalWorkflowId, planRevisions, type JobOutcome, type RevisionSummary } from '../core/governance';
+import type { Segment } from '../core';
+import { approvalWorkflow } from './approval';
+
+export interface LearningJobInput {
+  segment: Segment;
+}
+
+const storage = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: ['NonRetryableStoreError', 'ScopeError', 'InvalidSegmentError'] },
+});
+
+// The reviewer is retried a few times (malformed answers, 5xx, timeouts); then the job
+// ends without advancing the cursor, so the same delta is reviewed again next time.
+const reviewer = proxyActivities<Activities>({
+  startToCloseTimeout: '3 minutes',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 3 },
+});
+
+/**
+ * Reviews one finished session segment: delta after the cursor → review policy →
+ * LLM reviewer → reconcile → gates → immutable revisions → publish or hold.
+ * The workflow id is a function of the segment, so a duplicate submission is deduplicated.
+ */
+export async function learningJobWorkflow({ segment }: LearningJobInput): Promise<JobOutcome> {
+  const jobId = workflowInfo().workflowId;
+  const governance = await storage.loadGovernance();
+  const prepared = await storage.prepareReview({ segment, minToolCalls: governance.minToolCalls });
+  const advanceCursor = () => storage.advanceCursor({ scopeKey: prepared.scopeKey, sessionId: segment.sessionId, cursor: prepared.nextCursor, at: new Date().toISOString() });
+  const base = { jobId, scopeKey: prepared.scopeKey, sessionId: segment.sessionId, deltaEvents: prepared.deltaEventCount };
+
+  if (!prepared.policy.review) {
+    await advanceCursor();
+    return finish({ ...base, status: 'policy_skipped', reason: prepared.policy.reason, cursorAdvanced: true, revisions: [], dropped: [] });
+  }
+
+  let decision;
+  try {
+    decision = await reviewer.reviewSession({ segment, transcriptRef: prepared.transcriptRef!, existingSkills: prepared.existingSkills });
+  } catch (err) {
+    const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : (err as Error).message;
+    return finish({ ...base, status: 'reviewer_failed', reason: cause, cursorAdvanced: false, revisions: [], dropped: [] });
+  }
+
+  // A valid decision advances the cursor before any governance work: storage or
+  // publication failures below are retried from revision state, never by re-reviewing.
+  await advanceCursor();
+  if (decision.skip_reason && !decision.creates.length && !decision.updates.length && !decision.deletions.length) {
+    return finish({ ...base, status: 'reviewer_skipped', reason: decision.skip_reason, cursorAdvanced: true, revisions: [], dropped: [] });
+  }
+
+  const plan = planRevisions({
+    decision,
+    existingSkills: prepared.existingSkills,
+    jobId,
+    scope: prepared.scope,
+    scopeKey: prepared.scopeKey,
+    outcome: segment.outcome,
+    governance,
+    at: new Date().toISOString(),
+  });
+
+  const revisions: RevisionSummary[] = [];
+  for (const revision of plan.revisions) {
+    await storage.recordRevision({ revision });
+    const ref = { scopeKey: revision.scopeKey, skillId: revision.skillId, revisionId: revision.id };
+    let status = revision.status;
+    if (status === 'pending') {
+      const r = await storage.publishRevision({ revision: ref, actor: 'evolution', reason: revision.shadowBypassed ? 'shadow mode: published despite gate verdicts' : 'all gates passed', at: new Date().toISOString(), auditAction: 'promote' });
+      status = r.status;
+    } else if (status === 'pending_approval') {
+      await startChild(approvalWorkflow, {
+        workflowId: approvalWorkflowId(revision.id),
+        args: [{ revision: ref, timeoutMs: governance.approvalTimeoutMs, source: 'reviewer' }],
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+        searchAttributes: { EvolutionRevisionId: [revision.id], EvolutionSkillId: [revision.skillId], EvolutionScopeKey: [revision.scopeKey], EvolutionKind: ['approval'] },
+      });
+    }
+    revisions.push({ revisionId: revision.id, skillId: revision.skillId, name: revision.spec?.name ?? revision.skillId, action: revision.action, status, shadowBypassed: revision.shadowBypassed, reasons: revision.gates.flatMap((g) => g.reasons).concat(revision.human?.reasons ?? []) });
+  }
+  return finish({ ...base, status: 'reviewed', reason: decision.skip_reason || 'reviewer proposed changes', cursorAdvanced: true, revisions, dropped: plan.dropped });
+
+  async function finish(outcome: JobOutcome): Promise<JobOutcome> {
+    await storage.recordJobOutcome({ outcome, at: new Date().toISOString() });
+    return outcome;
+  }
+}

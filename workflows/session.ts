@@ -1,0 +1,91 @@
+import {
+  ChildWorkflowFailure,
+  condition,
+  continueAsNew,
+  defineQuery,
+  defineSignal,
+  executeChild,
+  setHandler,
+  workflowInfo,
+  WorkflowIdReusePolicy,
+} from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import type { Segment } from '../core';
+import { learningJobWorkflowId, type JobOutcome } from '../core/governance';
+import { learningJobWorkflow } from './learning-job';
+
+/** A finished segment of this session, claim-checked (see client `startLearningJob`). */
+export const submitSegmentSignal = defineSignal<[Segment]>('submitSegment');
+export const sessionStateQuery = defineQuery<SessionState>('state');
+
+export interface SessionInput {
+  /** Segments carried over by continue-as-new. */
+  queue?: Segment[];
+  /** Recently seen segment ids (bounded), for deduplicating resubmissions. */
+  seen?: string[];
+  /** How long an idle session entity waits for the next segment before completing. */
+  idleTimeoutMs?: number;
+}
+
+export interface SessionState {
+  queued: number;
+  processed: number;
+  current?: string;
+  lastOutcome?: { jobId: string; status: JobOutcome['status'] | 'duplicate' | 'failed'; reason: string };
+}
+
+const SEEN_LIMIT = 500;
+const SEGMENTS_PER_RUN = 200;
+
+/**
+ * One entity per session (`session/{scopeKey}/{sessionId}`, reached by signal-with-start):
+ * runs the session's learning jobs strictly in order, one child workflow per segment.
+ * Completes when idle; continues-as-new before its history grows large.
+ */
+export async function sessionWorkflow(input: SessionInput = {}): Promise<SessionState> {
+  const queue: Segment[] = [...(input.queue ?? [])];
+  const seen: string[] = [...(input.seen ?? [])];
+  const state: SessionState = { queued: queue.length, processed: 0 };
+
+  setHandler(submitSegmentSignal, (segment) => {
+    if (seen.includes(segment.segmentId) || queue.some((s) => s.segmentId === segment.segmentId)) return;
+    queue.push(segment);
+    state.queued = queue.length;
+  });
+  setHandler(sessionStateQuery, () => state);
+
+  for (;;) {
+    const hasWork = await condition(() => queue.length > 0, input.idleTimeoutMs ?? 10 * 60_000);
+    if (!hasWork) return state;
+    if (state.processed >= SEGMENTS_PER_RUN || workflowInfo().continueAsNewSuggested) {
+      await continueAsNew<typeof sessionWorkflow>({ ...input, queue, seen });
+    }
+    const segment = queue.shift()!;
+    state.queued = queue.length;
+    state.current = segment.segmentId;
+    seen.push(segment.segmentId);
+    if (seen.length > SEEN_LIMIT) seen.splice(0, seen.length - SEEN_LIMIT);
+    state.lastOutcome = await runJob(segment);
+    state.current = undefined;
+    state.processed++;
+  }
+}
+
+async function runJob(segment: Segment): Promise<SessionState['lastOutcome']> {
+  const workflowId = learningJobWorkflowId(segment);
+  try {
+    const outcome = await executeChild(learningJobWorkflow, {
+      workflowId,
+      args: [{ segment }],
+      // The same segment submitted again after its job finished is not reviewed twice.
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      searchAttributes: { EvolutionKind: ['learning-job'] },
+    });
+    return { jobId: outcome.jobId, status: outcome.status, reason: outcome.reason };
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return { jobId: workflowId, status: 'duplicate', reason: 'segment was already submitted' };
+    // A failed job must not stop later segments; its cursor did not advance.
+    if (err instanceof ChildWorkflowFailure) return { jobId: workflowId, status: 'failed', reason: err.cause?.message ?? err.message };
+    throw err;
+  }
+}
