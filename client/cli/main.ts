@@ -1,0 +1,47 @@
+import { loadConfig } from '../config';
+import { InputError, NotFoundError, StateError } from '../errors';
+import { ConfigError, type EvolutionConfig } from '../../core';
+import { parseArgs, UsageError } from './args';
+import type { Command, CommandContext } from './command';
+import { COMMANDS } from './commands';
+
+function help(): string {
+  const width = Math.max(...Object.values(COMMANDS).map((c) => c.usage.length));
+  return ['usage: evolution <command> [options]   (every command takes --json)', '', ...Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`)].join('\n');
+}
+
+/** Runs one CLI invocation and returns the exit code (non-zero on any error). */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    console.log(help());
+    return name ? 0 : 2;
+  }
+  const command: Command | undefined = COMMANDS[name];
+  if (!command) {
+    console.error(`unknown command "${name}"\n\n${help()}`);
+    return 2;
+  }
+  const args = parseArgs(rest);
+  const json = args.flags.get('json') === true;
+  let config: EvolutionConfig | undefined;
+  const ctx: CommandContext = {
+    args,
+    json,
+    config: () => (config ??= loadConfig()),
+    out: (value, text) => console.log(json ? JSON.stringify(value, null, 2) : typeof text === 'function' ? text() : text),
+  };
+  try {
+    return (await command.run(ctx)) ?? 0;
+  } catch (e) {
+    const err = e as Error;
+    const known = err instanceof UsageError || err instanceof InputError || err instanceof NotFoundError || err instanceof StateError || err instanceof ConfigError;
+    if (json) console.error(JSON.stringify({ error: err.name, message: err.message }));
+    else console.error(`evolution ${name}: ${known ? err.message : err.stack ?? err.message}${err instanceof UsageError ? `\nusage: evolution ${command.usage}` : ''}`);
+    return err instanceof UsageError ? 2 : 1;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then((code) => process.exit(code));
+}
