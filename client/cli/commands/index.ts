@@ -1,7 +1,13 @@
 import type { Command } from '../command';
+import { approvalCommands } from './approvals';
 import { infraCommands } from './infra';
+import { learningCommands } from './learning';
+import { skillCommands } from './skills';
 
 /** Every CLI command by name; each group lives in its own file beside this one. */
 export const COMMANDS: Record<string, Command> = {
+  ...learningCommands,
+  ...approvalCommands,
+  ...skillCommands,
   ...infraCommands,
 };

@@ -1,0 +1,57 @@
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { skillDiff, type Revision, type RevisionStatus, isLivePointer } from '../core';
+import { approvalWorkflowId } from '../core/governance';
+import type { SkillStore } from '../activities/storage';
+import { approvalWorkflow, decideUpdate, type ApprovalResult } from '../workflows';
+import { NotFoundError, StateError } from './errors';
+
+export interface RevisionView {
+  revision: Revision;
+  activeRevisionId?: string;
+  /** Unified diff of SKILL.md: active (before) → this revision (after). */
+  diff: string;
+}
+
+async function mustFind(store: SkillStore, revisionId: string): Promise<Revision> {
+  const rev = await store.findRevision(revisionId);
+  if (!rev) throw new NotFoundError(`no revision ${revisionId}`);
+  return rev;
+}
+
+/** Revisions waiting for a person (pending_approval) or an evaluation (pending_eval) in one scope. */
+export async function listPending(store: SkillStore, scopeKey: string, statuses: RevisionStatus[] = ['pending_approval', 'pending_eval']): Promise<Revision[]> {
+  return store.listRevisionsByStatus(scopeKey, statuses);
+}
+
+export async function showRevision(store: SkillStore, revisionId: string): Promise<RevisionView> {
+  const revision = await mustFind(store, revisionId);
+  const active = await store.readActive(revision.scopeKey, revision.skillId);
+  const before = isLivePointer(active?.pointer) ? active!.pointer.spec : undefined;
+  const after = revision.action === 'delete' ? undefined : revision.spec;
+  return { revision, activeRevisionId: active?.pointer.revisionId, diff: skillDiff(before, after) };
+}
+
+/**
+ * Approves or rejects a held revision through its approval workflow (an update, so the
+ * caller hears about an invalid or second decision), then waits for publication.
+ */
+export async function decideRevision(
+  deps: { client: Client; store: SkillStore },
+  revisionId: string,
+  decision: { decision: 'approve' | 'reject'; reviewer: string; comment?: string },
+): Promise<ApprovalResult> {
+  const rev = await mustFind(deps.store, revisionId);
+  if (rev.status !== 'pending_approval') {
+    const who = rev.human?.reviewer ? ` by ${rev.human.reviewer}` : '';
+    throw new StateError(`revision ${revisionId} is not waiting for approval: it is ${rev.status}${who}`);
+  }
+  const handle = deps.client.workflow.getHandle<typeof approvalWorkflow>(approvalWorkflowId(revisionId));
+  try {
+    await handle.executeUpdate(decideUpdate, { args: [decision] });
+  } catch (e) {
+    if (e instanceof WorkflowNotFoundError) throw new StateError(`revision ${revisionId} has no open approval (it was decided meanwhile)`);
+    const cause = (e as { cause?: Error }).cause;
+    throw new StateError(cause?.message ?? (e as Error).message);
+  }
+  return handle.result();
+}

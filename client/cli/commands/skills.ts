@@ -1,0 +1,33 @@
+import { scopeMetrics } from '../../metrics';
+import { SkillRepository } from '../../skill-repository';
+import { positional } from '../args';
+import type { Command } from '../command';
+import { scopeFromFlags, scopeKeyFromFlags } from '../scope-flags';
+import { storeOnly } from '../services';
+
+export const skillCommands: Record<string, Command> = {
+  skills: {
+    usage: 'skills [--app A] [--user U] [--scope none|app|user]',
+    summary: 'the published skills agents of a scope see now (name and description)',
+    run: async (ctx) => {
+      const skills = await new SkillRepository(storeOnly(ctx), scopeFromFlags(ctx.args)).list();
+      ctx.out(skills, () => (skills.length ? skills.map((s) => `${s.name}  (${s.revisionId})\n    ${s.description}`).join('\n') : 'no published skills'));
+    },
+  },
+  skill: {
+    usage: 'skill NAME [--app A] [--user U] [--scope …]',
+    summary: 'the SKILL.md an agent loads for one skill',
+    run: async (ctx) => {
+      const skill = await new SkillRepository(storeOnly(ctx), scopeFromFlags(ctx.args)).load(positional(ctx.args, 0, 'NAME'));
+      ctx.out(skill, skill.markdown);
+    },
+  },
+  metrics: {
+    usage: 'metrics [--app A] [--user U] [--scope …]',
+    summary: 'governance counters of a scope (candidates, revisions, promoted, rejected, held, shadow)',
+    run: async (ctx) => {
+      const m = await scopeMetrics(storeOnly(ctx), scopeKeyFromFlags(ctx.args));
+      ctx.out(m, () => Object.entries(m).map(([k, v]) => `${k.padEnd(20)} ${v}`).join('\n'));
+    },
+  },
+};

@@ -1,0 +1,78 @@
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import {
+  LearningJobRequestSchema,
+  SessionEventsSchema,
+  scopeKey as scopeKeyOf,
+  sha256Hex,
+  type EvolutionConfig,
+  type LearningJobRequest,
+  type Segment,
+} from '../core';
+import { learningJobWorkflowId, sessionWorkflowId, type JobOutcome } from '../core/governance';
+import type { SkillStore } from '../activities/storage';
+import { submitSegmentSignal, sessionWorkflow } from '../workflows';
+import { InputError, parseInput } from './errors';
+
+export interface StartedLearningJob {
+  sessionWorkflowId: string;
+  jobWorkflowId: string;
+  segmentId: string;
+  scopeKey: string;
+}
+
+/**
+ * Submits one finished session segment. Returns as soon as Temporal has durably accepted
+ * it (signal-with-start of the session entity); the review runs asynchronously. `events`
+ * are the session's messages so far (append-only); they are always claim-checked to S3,
+ * so history holds only a reference. Submitting the same events again is a no-op.
+ */
+export async function startLearningJob(
+  deps: { client: Client; store: SkillStore; config: EvolutionConfig },
+  request: unknown,
+): Promise<StartedLearningJob> {
+  const req: LearningJobRequest = parseInput(LearningJobRequestSchema, request, 'learning job request');
+  const scopeMode = req.scopeMode ?? deps.config.governance.defaultScopeMode;
+  let scopeKey: string;
+  try {
+    scopeKey = scopeKeyOf({ mode: scopeMode, app: req.app, user: req.user });
+  } catch (e) {
+    throw new InputError(`invalid scope: ${(e as Error).message}`);
+  }
+  const payloadRef = req.payloadRef ?? (await deps.store.putPayload(JSON.stringify(req.events)));
+  const eventCount = req.events?.length ?? (await countEvents(deps.store, payloadRef));
+  const segmentId = sha256Hex(`${scopeKey}\n${req.sessionId}\n${payloadRef.sha256}\n${JSON.stringify(req.outcome ?? null)}`).slice(0, 32);
+  const segment: Segment = { app: req.app, user: req.user, sessionId: req.sessionId, scopeMode, scopeKey, outcome: req.outcome, payloadRef, eventCount, segmentId };
+  const workflowId = sessionWorkflowId(scopeKey, req.sessionId);
+  await deps.client.workflow.signalWithStart(sessionWorkflow, {
+    workflowId,
+    taskQueue: deps.config.temporal.taskQueue,
+    args: [{}],
+    signal: submitSegmentSignal,
+    signalArgs: [segment],
+    searchAttributes: { EvolutionScopeKey: [scopeKey], EvolutionKind: ['session'] },
+  });
+  return { sessionWorkflowId: workflowId, jobWorkflowId: learningJobWorkflowId({ scopeKey, sessionId: req.sessionId, segmentId }), segmentId, scopeKey };
+}
+
+async function countEvents(store: SkillStore, ref: { sha256: string; bytes: number }): Promise<number> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await store.getPayloadText(ref));
+  } catch (e) {
+    throw new InputError(`payload ${ref.sha256} cannot be used: ${(e as Error).message}`);
+  }
+  return parseInput(SessionEventsSchema, json, `session events in payload ${ref.sha256}`).length;
+}
+
+/** Waits for a learning job's outcome (the job may not have started yet: its session runs segments in order). */
+export async function waitForLearningJob(client: Client, jobWorkflowId: string, opts: { timeoutMs?: number } = {}): Promise<JobOutcome> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 10 * 60_000);
+  for (;;) {
+    try {
+      return (await client.workflow.getHandle(jobWorkflowId).result()) as JobOutcome;
+    } catch (e) {
+      if (!(e instanceof WorkflowNotFoundError) || Date.now() > deadline) throw e;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import { WorkflowFailedError, type Client } from '@temporalio/client';
+import { randomUUID } from 'node:crypto';
+import type { EvolutionConfig } from '../core';
+import { rollbackWorkflow, type RollbackResult } from '../workflows';
+import { InputError, StateError } from './errors';
+
+/** Rolls a skill back (to the latest archived revision, or a chosen one) through a durable workflow. */
+export async function rollbackSkill(
+  deps: { client: Client; config: EvolutionConfig },
+  input: { scopeKey: string; skillId: string; targetRevisionId?: string; reviewer: string; comment?: string },
+): Promise<RollbackResult> {
+  if (!input.reviewer?.trim()) throw new InputError('a reviewer name is required for a rollback');
+  try {
+    return await deps.client.workflow.execute(rollbackWorkflow, {
+      taskQueue: deps.config.temporal.taskQueue,
+      workflowId: `rollback/${input.scopeKey}/${input.skillId}/${randomUUID()}`,
+      args: [input],
+      searchAttributes: { EvolutionScopeKey: [input.scopeKey], EvolutionSkillId: [input.skillId], EvolutionKind: ['rollback'] },
+    });
+  } catch (e) {
+    // Surface the activity's own message ("no archived revision …") rather than the wrapper's.
+    if (e instanceof WorkflowFailedError) {
+      let cause: Error | undefined = e.cause;
+      while ((cause as { cause?: Error } | undefined)?.cause) cause = (cause as { cause?: Error }).cause;
+      throw new StateError(cause?.message ?? e.message);
+    }
+    throw e;
+  }
+}

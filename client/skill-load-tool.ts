@@ -1,0 +1,52 @@
+import type OpenAI from 'openai';
+import { z } from 'zod';
+import { NotFoundError } from './errors';
+import type { SkillRepository } from './skill-repository';
+
+const ArgsSchema = z.object({ name: z.string().min(1, 'name the skill to load') });
+
+/**
+ * The `skill_load` tool for OpenAI function calling (progressive disclosure): the tool
+ * description carries the index (name: description of each published skill); the body
+ * is fetched only when the model asks for it.
+ */
+export class SkillLoadTool {
+  static readonly NAME = 'skill_load';
+
+  constructor(private readonly repository: SkillRepository) {}
+
+  /** The tool definition, with the current index in its description. */
+  async definition(): Promise<OpenAI.Chat.Completions.ChatCompletionFunctionTool> {
+    const skills = await this.repository.list();
+    const index = skills.length ? skills.map((s) => `- ${s.name}: ${s.description}`).join('\n') : '(no skills published yet)';
+    return {
+      type: 'function',
+      function: {
+        name: SkillLoadTool.NAME,
+        description: `Load the full instructions (SKILL.md) of a skill before doing a task it covers. Available skills:\n${index}`,
+        parameters: {
+          type: 'object',
+          properties: { name: { type: 'string', description: 'The skill name, exactly as listed', ...(skills.length ? { enum: skills.map((s) => s.name) } : {}) } },
+          required: ['name'],
+          additionalProperties: false,
+        },
+      },
+    };
+  }
+
+  /** Handles one tool call; the string goes back to the model as the tool message content. */
+  async handle(argumentsJson: string): Promise<string> {
+    let args: z.infer<typeof ArgsSchema>;
+    try {
+      args = ArgsSchema.parse(JSON.parse(argumentsJson));
+    } catch (e) {
+      return `error: skill_load expects {"name": "<skill name>"} (${(e as Error).message})`;
+    }
+    try {
+      return (await this.repository.load(args.name)).markdown;
+    } catch (e) {
+      if (e instanceof NotFoundError) return `error: ${e.message}. Available: ${(await this.repository.list()).map((s) => s.name).join(', ') || 'none'}`;
+      throw e;
+    }
+  }
+}
