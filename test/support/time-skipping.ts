@@ -1,0 +1,102 @@
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { createActivities } from '../../activities';
+import { createSkillStore, type SkillStore } from '../../activities/storage';
+import { scopeKey as scopeKeyOf, skillIdForName, type EvolutionConfig, type Revision, type SkillSpec } from '../../core';
+import { buildGovernedRevision, type GovernanceSettings, type RevisionRef } from '../../core/governance';
+import { revisionIdFor } from '../../core/learning';
+import { infraEnv } from '../../infra/env';
+import { realServices, uniqueName } from './infra';
+import { quietRuntime, workflowBundle } from './worker';
+
+/**
+ * The Temporal time-skipping test server (the installed binary, never a download) with
+ * the REAL main workflows and activities (S3 and the local model server are real).
+ */
+export interface TimeSkippingHarness {
+  env: TestWorkflowEnvironment;
+  worker: Worker;
+  taskQueue: string;
+  config: EvolutionConfig;
+  store: SkillStore;
+  /** Runs `fn` while the worker polls; the worker keeps running for later calls. */
+  run<T>(fn: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function startTimeSkipping(adjust: (c: EvolutionConfig) => EvolutionConfig = (c) => c): Promise<TimeSkippingHarness> {
+  const base = await realServices(['s3', 'model']);
+  const taskQueue = uniqueName('ts-tq');
+  const config = adjust({ ...base, temporal: { ...base.temporal, taskQueue } });
+  quietRuntime();
+  const path = process.env.TEMPORAL_TEST_SERVER_PATH ?? infraEnv().TEMPORAL_TEST_SERVER_PATH!;
+  const env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } } });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    namespace: env.namespace ?? 'default',
+    taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities: createActivities(config),
+  });
+  const running = worker.run();
+  return {
+    env,
+    worker,
+    taskQueue,
+    config,
+    store: createSkillStore(config.s3),
+    // The worker runs for the whole file; this only surfaces a worker crash as a test failure.
+    run: <T>(fn: () => Promise<T>) => Promise.race([fn(), running.then(() => Promise.reject(new Error('worker stopped'))) as Promise<T>]),
+    async close() {
+      worker.shutdown();
+      await running;
+      await env.teardown();
+    },
+  };
+}
+
+export const GOVERNANCE: GovernanceSettings = { humanGate: 'always', shadowMode: false, minToolCalls: 4, effectivenessThreshold: 0.8 };
+
+export function sampleSpec(name: string): SkillSpec {
+  return {
+    name,
+    description: 'Write a weather report for several cities.',
+    when_to_use: 'When a user asks for the weather of more than one city.',
+    steps: ['Call `geocode` with {city}.', 'Call `get_weather` with {lat, lon, date}.'],
+    pitfalls: ['Always state the units.'],
+  };
+}
+
+/**
+ * Stores a revision held by the human gate ("always"), exactly as the learning job would:
+ * gates run by core/governance, content written create-only with its audit trail.
+ * Default: a create of a new skill in a new app scope.
+ */
+export async function storeHeldRevision(
+  store: SkillStore,
+  opts: { app?: string; name?: string; action?: 'create' | 'update'; parentId?: string; spec?: SkillSpec; at?: string } = {},
+): Promise<{ revision: Revision; ref: RevisionRef }> {
+  const app = opts.app ?? uniqueName('app');
+  const scope = { mode: 'app' as const, app };
+  const key = scopeKeyOf(scope);
+  const name = opts.name ?? uniqueName('weather-report');
+  const action = opts.action ?? 'create';
+  const jobId = `test-job/${uniqueName('job')}`;
+  const revision = buildGovernedRevision(
+    {
+      candidate: { action, source: 'reviewer', spec: opts.spec ?? sampleSpec(name), targetName: name },
+      revisionId: revisionIdFor(jobId, 0),
+      skillId: skillIdForName(name),
+      parentId: opts.parentId,
+      jobId,
+      scope,
+      scopeKey: key,
+      reason: `${action} proposed by the reviewer`,
+    },
+    { existing: [], governance: GOVERNANCE, at: opts.at ?? new Date().toISOString() },
+  );
+  if (revision.status !== 'pending_approval') throw new Error(`expected a held revision, got ${revision.status}`);
+  await store.createRevision(revision);
+  await store.appendAudit({ id: `${revision.id}-0-write_revision`, at: revision.createdAt, action: 'write_revision', skillId: revision.skillId, scopeKey: key, revisionId: revision.id, status: revision.status, actor: 'reviewer', reason: revision.reason });
+  return { revision, ref: { scopeKey: key, skillId: revision.skillId, revisionId: revision.id } };
+}
