@@ -7,6 +7,7 @@ import {
   scopeKey as scopeKeyOf,
   SessionEventsSchema,
   shouldReview,
+  turnBefore,
   type ExistingSkill,
   type PayloadRef,
   type ReviewCursor,
@@ -85,7 +86,7 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
         const events = await loadSegmentEvents(segment);
         const stored = await store.readCursor(key, segment.sessionId);
         const { delta, nextCursor } = deltaAfterCursor(events, stored ? { lastReviewedAt: stored.lastReviewedAt, lastEventCount: stored.lastEventCount } : {});
-        const policy = shouldReview(buildReviewContext(delta), { minToolCalls });
+        const policy = shouldReview(buildReviewContext(delta, { precededBy: turnBefore(events, delta) }), { minToolCalls });
         const existingSkills = boundExistingSkills(await loadExistingSkills(store, key));
         let transcriptRef: PayloadRef | undefined;
         if (policy.review) transcriptRef = await store.putPayload(JSON.stringify(buildTranscript(delta)));

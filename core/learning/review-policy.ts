@@ -78,14 +78,17 @@ export function isSkillWriteToolCall(name: string, args: string): boolean {
   return SHELL_TOOL.test(n) && SHELL_MUTATION.some((m) => a.includes(m));
 }
 
-/** Compute the policy signals of a delta. */
-export function buildReviewContext(delta: readonly SessionEvent[]): ReviewContext {
+/**
+ * Compute the policy signals of a delta. `precededBy` is the last turn before the delta
+ * (already reviewed): a correction at the start of a delta corrects that assistant turn.
+ */
+export function buildReviewContext(delta: readonly SessionEvent[], options: { precededBy?: 'user' | 'assistant' } = {}): ReviewContext {
   let messageCount = 0;
   let toolCallCount = 0;
   let hasUserCorrection = false;
   let hasRecoveredError = false;
   let wroteManagedSkill = false;
-  let lastTurn: 'user' | 'assistant' | undefined;
+  let lastTurn: 'user' | 'assistant' | undefined = options.precededBy;
   let unrecoveredError = false;
 
   for (const event of delta) {
@@ -227,4 +230,14 @@ function isoInstant(iso: string): Instant {
 
 function compareInstants(a: Instant, b: Instant): number {
   return a.ms !== b.ms ? a.ms - b.ms : a.subMsNanos - b.subMsNanos;
+}
+
+/** The last user/assistant turn before `delta` in `events` (the delta is a suffix of them). */
+export function turnBefore(events: readonly SessionEvent[], delta: readonly SessionEvent[]): 'user' | 'assistant' | undefined {
+  const start = delta.length ? events.indexOf(delta[0]!) : events.length;
+  for (let i = start - 1; i >= 0; i--) {
+    const role = events[i]!.role;
+    if (role === 'user' || role === 'assistant') return role;
+  }
+  return undefined;
 }

@@ -167,3 +167,20 @@ describe('deltaAfterCursor', () => {
     expect(deltaAfterCursor(events, { lastReviewedAt: t(1), lastEventCount: 1 }).delta).toEqual([]);
   });
 });
+
+describe('correction at the start of a delta', () => {
+  it('counts when the turn before the delta (already reviewed) was the assistant', async () => {
+    const { buildReviewContext, turnBefore, shouldReview } = await import('../../core');
+    const events = [
+      { role: 'user' as const, content: 'weather for Paris?' },
+      { role: 'assistant' as const, content: 'Paris: 14 degrees' },
+      { role: 'user' as const, content: 'Actually, you forgot to say the units.' },
+    ];
+    const delta = events.slice(2);
+    expect(turnBefore(events, delta)).toBe('assistant');
+    const ctx = buildReviewContext(delta, { precededBy: turnBefore(events, delta) });
+    expect(ctx.hasUserCorrection).toBe(true);
+    expect(shouldReview(ctx, { minToolCalls: 4 }).review).toBe(true);
+    expect(buildReviewContext(delta).hasUserCorrection).toBe(false);
+  });
+});
