@@ -249,7 +249,8 @@ function retryPitfalls(transcript: TranscriptEntry[], calls: ToolCallEvent[]): s
 
 function correctionPitfalls(transcript: TranscriptEntry[]): string[] {
   const pitfalls: string[] = [];
-  let assistantSpoke = false;
+  // A delta that opens with a user message follows an assistant turn that was already reviewed.
+  let assistantSpoke = transcript[0]?.role === 'user';
   for (const entry of transcript) {
     if (entry.role === 'assistant') assistantSpoke = true;
     if (entry.role !== 'user' || !assistantSpoke) continue;
