@@ -1,13 +1,9 @@
 import { condition, defineQuery, defineSignal, defineUpdate, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { RevisionRef } from '../core/governance';
+import { ApprovalDecisionSchema, type ApprovalDecision } from '../core';
 
-/** An approver's verdict on a held revision. */
-export interface ApprovalDecision {
-  decision: 'approve' | 'reject';
-  reviewer: string;
-  comment?: string;
-}
+export type { ApprovalDecision };
 
 export interface ApprovalInput {
   revision: RevisionRef;
@@ -46,10 +42,8 @@ const { publishRevision, rejectRevision } = proxyActivities<Activities>({
 });
 
 function validDecision(d: ApprovalDecision | undefined): string | undefined {
-  if (!d || (d.decision !== 'approve' && d.decision !== 'reject')) return 'decision must be "approve" or "reject"';
-  if (typeof d.reviewer !== 'string' || d.reviewer.trim() === '') return 'a reviewer name is required';
-  if (d.reviewer === 'auto-expire') return 'reviewer "auto-expire" is reserved for the approval timeout';
-  return undefined;
+  const r = ApprovalDecisionSchema.safeParse(d);
+  return r.success ? undefined : r.error.issues.map((i) => `${i.path.join('.') || 'decision'}: ${i.message}`).join('; ');
 }
 
 /**

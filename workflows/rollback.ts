@@ -1,14 +1,9 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import type { RollbackRequest } from '../core';
 
-export interface RollbackInput {
-  scopeKey: string;
-  skillId: string;
-  /** A chosen archived revision; default: the most recently archived one. */
-  targetRevisionId?: string;
-  reviewer: string;
-  comment?: string;
-}
+/** A chosen archived revision (`targetRevisionId`), or by default the latest archived one. */
+export type RollbackInput = RollbackRequest;
 
 export interface RollbackResult {
   skillId: string;

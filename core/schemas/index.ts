@@ -5,3 +5,4 @@ export * from './review';
 export * from './revision';
 export * from './learning';
 export * from './gepa';
+export * from './approval';
