@@ -6,6 +6,7 @@ import { scopeKey as scopeKeyOf, skillIdForName, type EvolutionConfig, type Revi
 import { buildGovernedRevision, type GovernanceSettings, type RevisionRef } from '../../core/governance';
 import { revisionIdFor } from '../../core/learning';
 import { infraEnv } from '../../infra/env';
+import { SEARCH_ATTRIBUTES } from '../../infra/services';
 import { realServices, uniqueName } from './infra';
 import { quietRuntime, workflowBundle } from './worker';
 
@@ -13,6 +14,9 @@ import { quietRuntime, workflowBundle } from './worker';
  * The Temporal time-skipping test server (the installed binary, never a download) with
  * the REAL main workflows and activities (S3 and the local model server are real).
  */
+/** temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD (every attribute in SEARCH_ATTRIBUTES is a Keyword). */
+const INDEXED_VALUE_TYPE_KEYWORD = 2;
+
 export interface TimeSkippingHarness {
   env: TestWorkflowEnvironment;
   worker: Worker;
@@ -31,6 +35,16 @@ export async function startTimeSkipping(adjust: (c: EvolutionConfig) => Evolutio
   quietRuntime();
   const path = process.env.TEMPORAL_TEST_SERVER_PATH ?? infraEnv().TEMPORAL_TEST_SERVER_PATH!;
   const env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } } });
+  // The workflows tag sessions, jobs and approvals with the same search attributes the dev server registers.
+  await env.connection.operatorService.addSearchAttributes({
+    namespace: env.namespace ?? 'default',
+    searchAttributes: Object.fromEntries(
+      Object.entries(SEARCH_ATTRIBUTES).map(([k, type]) => {
+        if (type !== 'Keyword') throw new Error(`time-skipping harness: map search attribute type ${type} of ${k}`);
+        return [k, INDEXED_VALUE_TYPE_KEYWORD];
+      }),
+    ),
+  });
   const worker = await Worker.create({
     connection: env.nativeConnection,
     namespace: env.namespace ?? 'default',
