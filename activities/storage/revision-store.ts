@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { RevisionSchema, type Revision, type RevisionStatus } from '../../core';
+import { RevisionSchema, scopeKey as scopeKeyOf, type Revision, type RevisionStatus } from '../../core';
 import { illegalTransitionMessage, judgeTransition } from '../../core/revision-lifecycle';
 import { sameJson } from './canonical-json';
 import { retryOnConflict } from './cas-retry';
-import { IllegalTransitionError, NotFoundError, PreconditionConflictError } from './errors';
+import { IllegalTransitionError, InvalidStorageRequestError, NotFoundError, PreconditionConflictError } from './errors';
 import { parseInput } from './input';
 import { revisionKey, revisionLocatorKey, revisionsPrefix, skillsPrefix } from './keys';
 import { mapLimit } from './map-limit';
@@ -62,6 +62,9 @@ export function revisionStore(objects: ObjectStore) {
    */
   async function createRevision(input: z.input<typeof RevisionSchema>): Promise<Revision> {
     const rev = parseInput(RevisionSchema, input, `revision ${String((input as { id?: unknown })?.id)}`);
+    if (scopeKeyOf(rev.scope) !== rev.scopeKey) {
+      throw new InvalidStorageRequestError(`revision ${rev.id} has scopeKey ${rev.scopeKey}, but its scope maps to ${scopeKeyOf(rev.scope)}`);
+    }
     const key = revisionKey(rev.scopeKey, rev.skillId, rev.id);
     await writeLocator(rev);
     try {

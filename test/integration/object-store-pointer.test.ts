@@ -1,0 +1,194 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { isLivePointer, scopeKey as scopeKeyOf, type LivePointer } from '../../core';
+import {
+  InvalidStorageRequestError,
+  PreconditionConflictError,
+  activeKey,
+  createSkillStore,
+  retryOnConflict,
+  tombstonePointer,
+  type SkillStore,
+} from '../../activities/storage';
+import { realServices, uniqueName } from '../support/infra';
+
+let store: SkillStore;
+
+beforeAll(async () => {
+  const cfg = await realServices(['s3']);
+  store = createSkillStore(cfg.s3);
+});
+
+const newScopeKey = () => scopeKeyOf({ mode: 'app', app: uniqueName('app') });
+
+function pointer(skillId: string, revisionId: string, steps: string[] = ['step'], name = skillId): LivePointer {
+  return {
+    skillId, revisionId, deleted: false, managed: true, publishedAt: '2026-11-29T10:00:00Z',
+    spec: { name, description: `about ${name}`, when_to_use: 'w', steps, pitfalls: [] },
+  };
+}
+
+describe('active pointer', () => {
+  it('first write is create-only, then If-Match; a stale ETag is a retryable conflict', async () => {
+    const sk = newScopeKey();
+    expect(await store.readActive(sk, 'weather')).toBeUndefined();
+    const v1 = await store.writeActive(sk, 'weather', pointer('weather', 'r1'), null);
+    expect(await store.readActive(sk, 'weather')).toEqual(v1);
+
+    const second = await store.writeActive(sk, 'weather', pointer('weather', 'r2'), null).catch((e: unknown) => e);
+    expect(second).toBeInstanceOf(PreconditionConflictError);
+    expect(second).toMatchObject({ key: activeKey(sk, 'weather'), retryable: true });
+
+    const v2 = await store.writeActive(sk, 'weather', pointer('weather', 'r2'), v1.etag);
+    const stale = await store.writeActive(sk, 'weather', pointer('weather', 'r3'), v1.etag).catch((e: unknown) => e);
+    expect(stale).toBeInstanceOf(PreconditionConflictError);
+    expect((stale as Error).message).toContain(`expected ETag ${v1.etag}`);
+    expect((await store.readActive(sk, 'weather'))?.pointer.revisionId).toBe('r2');
+
+    // Our own write whose response was lost comes back as a 412: the stored pointer is ours, so it is success.
+    expect(await store.writeActive(sk, 'weather', pointer('weather', 'r2'), v1.etag)).toEqual(v2);
+  });
+
+  it('refuses a pointer for another skill', async () => {
+    await expect(store.writeActive(newScopeKey(), 'weather', pointer('flights', 'r1'), null)).rejects.toBeInstanceOf(InvalidStorageRequestError);
+  });
+
+  it('an approved delete is a CAS write of a tombstone; the skill can come back later', async () => {
+    const sk = newScopeKey();
+    const live = await store.writeActive(sk, 'weather', pointer('weather', 'r1'), null);
+    const tomb = tombstonePointer({ skillId: 'weather', revisionId: 'r-del', publishedAt: '2026-11-29T11:00:00Z', spec: pointer('weather', 'r1').spec });
+    const deleted = await store.writeActive(sk, 'weather', tomb, live.etag);
+    const read = await store.readActive(sk, 'weather');
+    expect(read?.pointer).toEqual(tomb);
+    expect(isLivePointer(read?.pointer)).toBe(false);
+    // The delete is itself conditional: a writer holding the old ETag loses.
+    await expect(store.writeActive(sk, 'weather', pointer('weather', 'r2'), live.etag)).rejects.toBeInstanceOf(PreconditionConflictError);
+    const back = await store.writeActive(sk, 'weather', pointer('weather', 'r3'), deleted.etag);
+    expect(isLivePointer(back.pointer)).toBe(true);
+  });
+
+  it('pointers written before tombstones existed still parse as live', async () => {
+    const sk = newScopeKey();
+    const { deleted: _omitted, ...legacy } = pointer('weather', 'r1');
+    await store.objects.put(activeKey(sk, 'weather'), legacy);
+    const read = await store.readActive(sk, 'weather');
+    expect(read?.pointer).toEqual(pointer('weather', 'r1'));
+  });
+
+  it('the race: 20 concurrent CAS writers, 50 rounds ⇒ exactly one winner per round, no lost update', async () => {
+    const sk = newScopeKey();
+    const skill = 'contended';
+    let current = await store.writeActive(sk, skill, pointer(skill, 'round-0', []), null);
+    const winners: string[] = [];
+    const winnersPerRound: number[] = [];
+    const roundMs: number[] = [];
+    const started = performance.now();
+    for (let round = 1; round <= 50; round++) {
+      const roundStarted = performance.now();
+      // Every writer reads first, so all of them hold the same ETag, then all write at once.
+      const reads = await Promise.all(Array.from({ length: 20 }, () => store.readActive(sk, skill)));
+      const outcomes = await Promise.allSettled(
+        reads.map((read, w) => {
+          const p = read!.pointer as LivePointer;
+          const mine = `r${round}-w${w}`;
+          return store.writeActive(sk, skill, pointer(skill, `round-${round}`, [...p.spec.steps, mine]), read!.etag).then(() => mine);
+        }),
+      );
+      const won = outcomes.filter((o): o is PromiseFulfilledResult<string> => o.status === 'fulfilled');
+      const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+      for (const l of lost) expect(l.reason).toBeInstanceOf(PreconditionConflictError);
+      winnersPerRound.push(won.length);
+      winners.push(...won.map((o) => o.value));
+      current = (await store.readActive(sk, skill))!;
+      roundMs.push(performance.now() - roundStarted);
+    }
+    const elapsedMs = performance.now() - started;
+    const sorted = [...roundMs].sort((a, b) => a - b);
+    console.log(
+      `pointer race: 50 rounds × 20 writers in ${elapsedMs.toFixed(0)} ms ` +
+        `(round min/median/max ${sorted[0].toFixed(0)}/${sorted[25].toFixed(0)}/${sorted[49].toFixed(0)} ms); ` +
+        `winners per round: ${[...new Set(winnersPerRound)].join(',')}`,
+    );
+    expect(winnersPerRound).toEqual(Array(50).fill(1));
+    const final = current.pointer as LivePointer;
+    expect(final.revisionId).toBe('round-50');
+    expect(final.spec.steps).toHaveLength(50);
+    expect(final.spec.steps).toEqual(winners);
+    // SeaweedFS serializes conditional PUTs on one key with a lock it retries every second,
+    // so losing writers queue for seconds: this test is slow by nature, not by the client.
+  }, 900_000);
+
+  it('free-running read-modify-write: 20 writers × 5 appends each ⇒ all 100 appends survive', async () => {
+    const sk = newScopeKey();
+    const skill = 'counter';
+    await store.writeActive(sk, skill, pointer(skill, 'start', []), null);
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: 20 }, async (_, w) => {
+        for (let i = 0; i < 5; i++) {
+          await retryOnConflict(
+            async () => {
+              const read = (await store.readActive(sk, skill))!;
+              const steps = (read.pointer as LivePointer).spec.steps;
+              await store.writeActive(sk, skill, pointer(skill, `w${w}-${i}`, [...steps, `w${w}-${i}`]), read.etag);
+            },
+            { attempts: 200 },
+          );
+        }
+      }),
+    );
+    const steps = ((await store.readActive(sk, skill))!.pointer as LivePointer).spec.steps;
+    console.log(`free-running CAS: 100 appends by 20 writers in ${(performance.now() - started).toFixed(0)} ms`);
+    expect(steps).toHaveLength(100);
+    expect(new Set(steps).size).toBe(100);
+    for (let w = 0; w < 20; w++) {
+      // Each writer's own appends keep their order.
+      expect(steps.filter((s) => s.startsWith(`w${w}-`))).toEqual([0, 1, 2, 3, 4].map((i) => `w${w}-${i}`));
+    }
+  });
+});
+
+describe('scope index', () => {
+  it('converges under 10 concurrent rebuilds after concurrent publications; tombstones are left out', async () => {
+    const sk = newScopeKey();
+    const skills = Array.from({ length: 10 }, (_, i) => `skill-${i}`);
+    expect(await store.readScopeIndex(sk)).toBeUndefined();
+
+    // Each publication rebuilds right after its pointer write, all at once (as publishers on many nodes do).
+    await Promise.all(
+      skills.map(async (id) => {
+        await store.writeActive(sk, id, pointer(id, `${id}-r1`), null);
+        await store.rebuildScopeIndex(sk);
+      }),
+    );
+    const expected = skills.map((id) => ({ skillId: id, name: id, description: `about ${id}`, revisionId: `${id}-r1` }));
+    const afterPublications = await store.readScopeIndex(sk);
+    expect(afterPublications).toMatchObject({ index: { scopeKey: sk, skills: expected } });
+
+    // Ten more concurrent rebuilds with nothing changed: same skills, and they serialize (one generation each).
+    const before = afterPublications && !afterPublications.notModified ? afterPublications.index.generation : -1;
+    await Promise.all(Array.from({ length: 10 }, () => store.rebuildScopeIndex(sk)));
+    const settled = await store.readScopeIndex(sk);
+    if (!settled || settled.notModified) throw new Error('index missing');
+    expect(settled.index.skills).toEqual(expected);
+    expect(settled.index.generation).toBe(before + 10);
+
+    // Agents refresh with one conditional GET.
+    expect(await store.readScopeIndex(sk, settled.etag)).toEqual({ notModified: true });
+
+    // A delete (tombstone) and an update race with more rebuilds.
+    const p0 = (await store.readActive(sk, 'skill-0'))!;
+    const p1 = (await store.readActive(sk, 'skill-1'))!;
+    await Promise.all([
+      store.writeActive(sk, 'skill-0', tombstonePointer({ skillId: 'skill-0', revisionId: 'del', publishedAt: '2026-11-29T12:00:00Z' }), p0.etag).then(() => store.rebuildScopeIndex(sk)),
+      store.writeActive(sk, 'skill-1', pointer('skill-1', 'skill-1-r2', ['new'], 'Skill One'), p1.etag).then(() => store.rebuildScopeIndex(sk)),
+      ...Array.from({ length: 8 }, () => store.rebuildScopeIndex(sk)),
+    ]);
+    const changed = await store.readScopeIndex(sk, settled.etag);
+    if (!changed || changed.notModified) throw new Error('expected a changed index');
+    expect(changed.index.skills.map((s) => `${s.skillId}@${s.revisionId}`)).toEqual([
+      'skill-1@skill-1-r2',
+      ...skills.slice(2).map((id) => `${id}@${id}-r1`),
+    ]);
+    expect(changed.index.skills[0].name).toBe('Skill One');
+  });
+});
