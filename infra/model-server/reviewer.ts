@@ -145,11 +145,38 @@ export function review(userPrompt: string): ReviewResult {
   decision.deletions = deletions;
   const match = existing.find((s) => s.name.trim().toLowerCase() === spec.name.toLowerCase());
   if (match) {
-    decision.updates.push({ name: match.name, new_spec: { ...spec, name: match.name }, reason: `refined from session ${sessionKey}` });
+    decision.updates.push({ name: match.name, new_spec: refineExisting(match, { ...spec, name: match.name }), reason: `refined from session ${sessionKey}` });
   } else {
     decision.creates.push(spec);
   }
   return { sessionKey, decision };
+}
+
+/**
+ * An update keeps what the existing skill already says (as far as its bounded body
+ * excerpt shows it) and adds what this session taught, as a careful reviewer would.
+ */
+function refineExisting(existing: Record<string, unknown>, derived: SkillSpec): SkillSpec {
+  const body = typeof existing.body_excerpt === 'string' ? existing.body_excerpt : '';
+  const section = (title: string) => new RegExp(`## ${title}\\n\\n([\\s\\S]*?)(?:\\n## |$)`).exec(body)?.[1]?.trim() ?? '';
+  const items = (text: string, bullet: RegExp) => text.split('\n').map((l) => l.trim()).filter((l) => bullet.test(l)).map((l) => l.replace(bullet, '').trim());
+  const oldSteps = items(section('Steps'), /^\d+\.\s+/);
+  const oldPitfalls = items(section('Pitfalls'), /^-\s+/);
+  const whenToUse = section('When to use');
+  return {
+    ...derived,
+    description: typeof existing.description === 'string' && existing.description.trim() ? existing.description : derived.description,
+    when_to_use: whenToUse || derived.when_to_use,
+    steps: mergeByTool(oldSteps, derived.steps),
+    pitfalls: uniqueInOrder([...oldPitfalls, ...derived.pitfalls]),
+  };
+}
+
+/** Newer steps replace older ones about the same tool; other old steps stay in place. */
+function mergeByTool(oldSteps: string[], newSteps: string[]): string[] {
+  const toolOf = (step: string) => /`([^`]+)`/.exec(step)?.[1];
+  const merged = oldSteps.map((old) => newSteps.find((n) => toolOf(n) !== undefined && toolOf(n) === toolOf(old)) ?? old);
+  return uniqueInOrder([...merged, ...newSteps]);
 }
 
 function deriveSpec(
