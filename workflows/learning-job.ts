@@ -1,4 +1,4 @@
-import { ActivityFailure, ParentClosePolicy, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, log, ParentClosePolicy, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { approvalWorkflowId, planRevisions, type JobOutcome, type RevisionSummary } from '../core/governance';
 import type { Segment } from '../core';
@@ -62,6 +62,9 @@ export async function learningJobWorkflow({ segment }: LearningJobInput): Promis
     governance,
     at: new Date().toISOString(),
   });
+
+  for (const d of plan.dropped) log.warn('reconciler dropped a candidate', { jobId, name: d.name, list: d.list, reason: d.reason });
+  for (const r of plan.rewrites) log.info('reconciler rewrote a candidate', { jobId, name: r.name, list: r.list, reason: r.reason });
 
   const revisions: RevisionSummary[] = [];
   for (const revision of plan.revisions) {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { importUnmanagedSkill } from '../../import-skill';
 import { scopeMetrics } from '../../metrics';
 import { SkillRepository } from '../../skill-repository';
 import { positional } from '../args';
@@ -20,6 +22,15 @@ export const skillCommands: Record<string, Command> = {
     run: async (ctx) => {
       const skill = await new SkillRepository(storeOnly(ctx), scopeFromFlags(ctx.args)).load(positional(ctx.args, 0, 'NAME'));
       ctx.out(skill, skill.markdown);
+    },
+  },
+  'import-skill': {
+    usage: 'import-skill FILE [--app A] [--user U] [--scope …]',
+    summary: 'publish a hand-written SKILL.md as an unmanaged skill (visible, never modified by evolution)',
+    run: async (ctx) => {
+      const file = positional(ctx.args, 0, 'FILE');
+      const r = await importUnmanagedSkill(storeOnly(ctx), scopeFromFlags(ctx.args), readFileSync(file, 'utf8'));
+      ctx.out(r, `imported "${r.name}" as unmanaged skill ${r.skillId} in ${r.scopeKey}`);
     },
   },
   metrics: {
