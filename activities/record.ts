@@ -8,8 +8,9 @@ export function recordActivities({ store }: { store: SkillStore }) {
     async recordRevision({ revision }: { revision: Revision }): Promise<void> {
       await withStoreErrors(async () => {
         await store.createRevision(revision);
+        // Same timestamp for all three: the ordinal in the id keeps them in order in the listing.
         const event = (action: 'write_revision' | 'reject' | 'hold', reason: string) =>
-          store.appendAudit({ id: `${revision.id}-${action}`, at: revision.createdAt, action, skillId: revision.skillId, scopeKey: revision.scopeKey, revisionId: revision.id, status: revision.status, actor: revision.source, reason });
+          store.appendAudit({ id: `${revision.id}-${action === 'write_revision' ? 0 : 1}-${action}`, at: revision.createdAt, action, skillId: revision.skillId, scopeKey: revision.scopeKey, revisionId: revision.id, status: revision.status, actor: revision.source, reason });
         await event('write_revision', revision.reason);
         const reasons = revision.gates.flatMap((g) => (g.ran && !g.passed ? g.reasons : [])).concat(revision.human?.held ? revision.human.reasons : []);
         if (revision.status === 'rejected') await event('reject', reasons.join('; '));

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import type { EvolutionConfig } from '../core';
 import { createActivities } from '../activities';
@@ -12,7 +13,7 @@ export interface MainWorkerOptions {
 }
 
 /** Path of the workflow entry module, for bundling. */
-export const WORKFLOWS_PATH = require.resolve('../workflows');
+export const WORKFLOWS_PATH = join(__dirname, '..', 'workflows', 'index.ts');
 
 /**
  * The main worker: every workflow (session, learning job, approval, rollback, GEPA
@@ -25,7 +26,7 @@ export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worke
     connection,
     namespace: config.temporal.namespace,
     taskQueue: opts.taskQueue ?? config.temporal.taskQueue,
-    identity: opts.identity,
+    ...(opts.identity ? { identity: opts.identity } : {}),
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities(config),
     // Durable waits (approvals) must not pin cache slots forever.

@@ -1,5 +1,5 @@
 // Every workflow the worker registers. Deterministic orchestration only: all I/O is in activities.
 export { sessionWorkflow, submitSegmentSignal, sessionStateQuery } from './session';
-export { learningJobWorkflow } from './learning-job';
-export { approvalWorkflow, decideSignal, decideUpdate, approvalStatusQuery } from './approval';
-export { rollbackWorkflow } from './rollback';
+export { learningJobWorkflow, type LearningJobInput } from './learning-job';
+export { approvalWorkflow, decideSignal, decideUpdate, approvalStatusQuery, type ApprovalDecision, type ApprovalInput, type ApprovalResult, type ApprovalStatus } from './approval';
+export { rollbackWorkflow, type RollbackInput, type RollbackResult } from './rollback';
