@@ -18,16 +18,18 @@ export function cursorStore(objects: ObjectStore) {
   }
 
   /**
-   * Never moves the mirror backwards: a late attempt of an old activity (Temporal may
-   * retry one whose first attempt is still running) must not overwrite a newer cursor.
-   * Returns what is stored afterwards.
+   * Never moves the mirror backwards in time: a late attempt of an old activity (Temporal
+   * may retry one whose first attempt is still running) must not overwrite a newer cursor.
+   * `updatedAt` is workflow time of the job that consumed the delta, and a session's jobs
+   * run in order, so it orders cursors; the event count may legitimately shrink (a
+   * platform that restarts a session's event list). Returns what is stored afterwards.
    */
   async function writeCursor(scopeKey: string, sessionId: string, input: z.input<typeof ReviewCursorSchema>): Promise<ReviewCursor> {
     const cursor = parseInput(ReviewCursorSchema, input, `review cursor of session ${sessionId}`);
     const key = cursorKey(scopeKey, sessionId);
     return retryOnConflict(async () => {
       const stored = await objects.getJson(key, ReviewCursorSchema);
-      if (stored && stored.value.lastEventCount > cursor.lastEventCount) return stored.value;
+      if (stored && stored.value.updatedAt > cursor.updatedAt) return stored.value;
       if (stored) await objects.putIfMatch(key, cursor, stored.etag);
       else await objects.putCreateOnly(key, cursor);
       return cursor;

@@ -219,6 +219,8 @@ describe('review cursor', () => {
     await store.writeCursor(sk, session, c2);
     expect(await store.writeCursor(sk, session, c1)).toEqual(c2); // a late, older write loses
     expect(await store.readCursor(sk, session)).toEqual(c2);
+    const c3 = { lastEventCount: 2, updatedAt: '2026-11-29T10:09:00Z' }; // a newer job over a restarted event list
+    expect(await store.writeCursor(sk, session, c3)).toEqual(c3);
     await expect(store.writeCursor(sk, session, { lastEventCount: -1, updatedAt: 'x' })).rejects.toBeInstanceOf(InvalidStorageRequestError);
   });
 });
