@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSkillStore, type SkillStore } from '../../activities/storage';
+import { startLearningJob, waitForLearningJob } from '../../client/learning';
+import { scopeMetrics } from '../../client/metrics';
+import { SkillRepository } from '../../client/skill-repository';
+import type { EvolutionConfig } from '../../core';
+import { realServices, uniqueName } from '../support/infra';
+import { expectPublished } from '../support/published';
+import { exampleSession } from '../support/sessions';
+import { startMainWorker, type RunningWorker } from '../support/worker';
+
+// The articles' bad candidate: "Recipe Cookbook - 3 Dishes", one step, `rm -rf /`.
+// Two real workers on their own task queues: one in shadow mode, one enforcing.
+let store: SkillStore;
+let shadow: RunningWorker;
+let enforcing: RunningWorker;
+
+const NAME = 'Recipe Cookbook - 3 Dishes';
+const SKILL_ID = 'recipe-cookbook-3-dishes';
+const SPEC_REASON = 'needs at least 2 steps, got 1';
+const SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
+
+beforeAll(async () => {
+  const base = await realServices();
+  const withGovernance = (shadowMode: boolean): EvolutionConfig => ({ ...base, governance: { ...base.governance, humanGate: 'create_only', approvalTimeoutMs: undefined, shadowMode } });
+  [shadow, enforcing] = await Promise.all([startMainWorker(withGovernance(true)), startMainWorker(withGovernance(false))]);
+  store = createSkillStore(base.s3);
+});
+afterAll(async () => {
+  await Promise.all([shadow?.stop(), enforcing?.stop()]);
+});
+
+async function learnDangerous(w: RunningWorker) {
+  const app = uniqueName('app');
+  const started = await startLearningJob({ client: w.client, store, config: w.config }, { app, user: 'u1', sessionId: 's1', events: exampleSession('dangerous-cleanup') });
+  const outcome = await waitForLearningJob(w.client, started.jobWorkflowId, { timeoutMs: 60_000 });
+  expect(outcome).toMatchObject({ status: 'reviewed', cursorAdvanced: true });
+  expect(outcome.revisions).toHaveLength(1);
+  const summary = outcome.revisions[0]!;
+  expect(summary).toMatchObject({ skillId: SKILL_ID, name: NAME, action: 'create' });
+  const revision = (await store.readRevision(started.scopeKey, SKILL_ID, summary.revisionId))!;
+  return { app, scopeKey: started.scopeKey, summary, revision };
+}
+
+/** Both failing reports are kept, whatever happens next (Spec and Safety always both run). */
+function expectBothGateFailures(revision: Awaited<ReturnType<typeof learnDangerous>>['revision']) {
+  const gate = (g: string) => revision.gates.find((r) => r.gate === g);
+  expect(gate('spec')).toMatchObject({ ran: true, passed: false, reasons: [SPEC_REASON] });
+  expect(gate('safety')).toMatchObject({ ran: true, passed: false });
+  expect(gate('safety')!.reasons.join('\n')).toContain('rm -rf /');
+  expect(gate('effectiveness')).toMatchObject({ ran: false, passed: false });
+  expect(revision.human).toBeUndefined(); // the human gate runs only after every automatic gate passed
+  // Invariant 8: the credential in the transcript never reached the reviewer or storage.
+  expect(JSON.stringify(revision)).not.toContain(SECRET);
+}
+
+describe('shadow mode', () => {
+  it('records the failing Spec and Safety reports but publishes anyway: shadowBypassed, audit shadow_bypass', async () => {
+    const { app, scopeKey, summary, revision } = await learnDangerous(shadow);
+    expect(summary).toMatchObject({ status: 'active', shadowBypassed: true });
+    expect(summary.reasons).toContain(SPEC_REASON);
+    expect(summary.reasons.join('\n')).toContain('rm -rf /');
+    expectBothGateFailures(revision);
+    expect(revision).toMatchObject({ status: 'active', shadowBypassed: true, source: 'reviewer' });
+
+    await expectPublished(store, { mode: 'app', app, key: scopeKey }, SKILL_ID, revision.id);
+    const audit = await store.listAudit(scopeKey, SKILL_ID);
+    // Events of one publication share a timestamp and the publisher's event ids are hashed into
+    // the key, so their relative order is arbitrary (reported); compare as a set.
+    expect(audit.map((e) => e.action).sort()).toEqual(['promote', 'shadow_bypass', 'write_revision']);
+    expect(audit.find((e) => e.action === 'shadow_bypass')).toMatchObject({ revisionId: revision.id, status: 'active' });
+    expect(await scopeMetrics(store, scopeKey)).toMatchObject({ revisionsWritten: 1, promoted: 1, shadowBypassed: 1, specRejected: 1, safetyRejected: 1 });
+  });
+
+  it('without shadow mode the same session is rejected with both the Spec and the Safety reason; nothing published', async () => {
+    const { app, scopeKey, summary, revision } = await learnDangerous(enforcing);
+    expect(summary).toMatchObject({ status: 'rejected', shadowBypassed: false });
+    expect(summary.reasons).toContain(SPEC_REASON);
+    expect(summary.reasons.join('\n')).toContain('rm -rf /');
+    expectBothGateFailures(revision);
+    expect(revision).toMatchObject({ status: 'rejected', shadowBypassed: false });
+
+    expect(await store.readActive(scopeKey, SKILL_ID)).toBeUndefined();
+    expect(await store.readPublished(scopeKey, SKILL_ID)).toBeUndefined();
+    expect(await new SkillRepository(store, { mode: 'app', app }).list()).toEqual([]);
+    const audit = await store.listAudit(scopeKey, SKILL_ID);
+    expect(audit.map((e) => e.action)).toEqual(['write_revision', 'reject']);
+    expect(audit[1]!.reason).toContain(SPEC_REASON);
+    expect(audit[1]!.reason).toContain('rm -rf /');
+    expect(await scopeMetrics(store, scopeKey)).toMatchObject({ revisionsWritten: 1, promoted: 0, shadowBypassed: 0, specRejected: 1, safetyRejected: 1 });
+  });
+});
