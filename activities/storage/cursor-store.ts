@@ -29,7 +29,7 @@ export function cursorStore(objects: ObjectStore) {
     const key = cursorKey(scopeKey, sessionId);
     return retryOnConflict(async () => {
       const stored = await objects.getJson(key, ReviewCursorSchema);
-      if (stored && stored.value.updatedAt > cursor.updatedAt) return stored.value;
+      if (stored && isLater(stored.value.updatedAt, cursor.updatedAt)) return stored.value;
       if (stored) await objects.putIfMatch(key, cursor, stored.etag);
       else await objects.putCreateOnly(key, cursor);
       return cursor;
@@ -40,3 +40,10 @@ export function cursorStore(objects: ObjectStore) {
 }
 
 export type CursorStore = ReturnType<typeof cursorStore>;
+
+/** By instant, not by string: `…:01Z` sorts after `…:01.500Z` as text. */
+function isLater(a: string, b: string): boolean {
+  const ta = Date.parse(a);
+  const tb = Date.parse(b);
+  return Number.isNaN(ta) || Number.isNaN(tb) ? a > b : ta > tb;
+}

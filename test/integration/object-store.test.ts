@@ -221,6 +221,10 @@ describe('review cursor', () => {
     expect(await store.readCursor(sk, session)).toEqual(c2);
     const c3 = { lastEventCount: 2, updatedAt: '2026-11-29T10:09:00Z' }; // a newer job over a restarted event list
     expect(await store.writeCursor(sk, session, c3)).toEqual(c3);
+    const sameSecondEarlier = { lastEventCount: 3, updatedAt: '2026-11-29T10:09:00Z' };
+    const sameSecondLater = { lastEventCount: 4, updatedAt: '2026-11-29T10:09:00.500Z' };
+    expect(await store.writeCursor(sk, session, sameSecondLater)).toEqual(sameSecondLater);
+    expect(await store.writeCursor(sk, session, sameSecondEarlier)).toEqual(sameSecondLater); // compared as instants, not text
     await expect(store.writeCursor(sk, session, { lastEventCount: -1, updatedAt: 'x' })).rejects.toBeInstanceOf(InvalidStorageRequestError);
   });
 });
