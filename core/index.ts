@@ -5,3 +5,4 @@ export * from './config';
 export * from './skills';
 export * from './learning';
 export * from './gepa';
+export * from './revision-lifecycle';
