@@ -1,4 +1,5 @@
 import type { EvolutionConfig } from '../core';
+import { gepaActivities } from './gepa';
 import { learningActivities } from './learning';
 import { createOpenAIClient } from './llm/openai-client';
 import { publisherActivities } from './publisher';
@@ -18,6 +19,7 @@ export function createActivities(config: EvolutionConfig, deps: Partial<Activity
     ...learningActivities({ config, store, openai }),
     ...recordActivities({ store }),
     ...publisherActivities({ store }),
+    ...gepaActivities({ config, store, openai }),
   };
 }
 

@@ -1,0 +1,171 @@
+/**
+ * The experiment record in S3 (one prefix per experiment):
+ *
+ *   experiments/{id}/experiment.json            request, dataset reference (+ sha256), resolved parent
+ *   experiments/{id}/records/e-….json           one evaluation batch: case ids, bounded+redacted results
+ *   experiments/{id}/records/r-i{n}.json        the reflector's proposal of iteration n
+ *   experiments/{id}/records/log-i{n}.json      iteration n's log entry (accept/reject and why)
+ *   experiments/{id}/state.json                 latest search-state checkpoint (derived, overwritten)
+ *   experiments/{id}/result.json                the final report
+ *
+ * Keys are deterministic and writes are create-only (the same content again is fine), so
+ * every activity here is idempotent under Temporal retries.
+ */
+import { ApplicationFailure } from '@temporalio/activity';
+import { z } from 'zod';
+import {
+  boundText,
+  EvaluationSchema,
+  IterationLogEntrySchema,
+  meanScore,
+  redactSecrets,
+  type Evaluation,
+  type GepaSearchState,
+  type IterationLogEntry,
+} from '../../core';
+import { sameJson } from '../storage/canonical-json';
+import { experimentKey, experimentPrefix, experimentRecordKey, experimentRecordsPrefix, mapLimit, PreconditionConflictError, type ObjectStore, type SkillStore } from '../storage';
+import { withStoreErrors } from '../errors';
+import { recordIds } from '../../workflows/gepa/ids';
+import { objectiveMeans } from '../../workflows/gepa/objectives';
+import type { ExperimentReport, SplitName } from '../../workflows/gepa/types';
+import { GEPA_NON_RETRYABLE } from './failures';
+
+/** Cap of each stored output/feedback/trace, in UTF-8 bytes (as the reference stores them). */
+export const STORED_TEXT_MAX_BYTES = 16 * 1024;
+
+export const experimentResultKey = (experimentId: string) => `${experimentPrefix(experimentId)}result.json`;
+export const experimentStateKey = (experimentId: string) => `${experimentPrefix(experimentId)}state.json`;
+
+/** Redacted, then bounded head+tail (a loose first cut keeps redaction cheap on huge texts). */
+export function storedText(text: string): string {
+  return boundText(redactSecrets(boundText(text, 4 * STORED_TEXT_MAX_BYTES)), STORED_TEXT_MAX_BYTES);
+}
+
+export function storedEvaluation(e: Evaluation): Evaluation {
+  const out: Evaluation = { caseId: e.caseId, score: e.score };
+  if (e.output !== undefined) out.output = storedText(e.output);
+  if (e.feedback !== undefined) out.feedback = storedText(e.feedback);
+  if (e.trace !== undefined) out.trace = storedText(e.trace);
+  if (e.objectives !== undefined) out.objectives = e.objectives;
+  return out;
+}
+
+export const EvaluationRecordSchema = z.object({
+  experimentId: z.string(),
+  recordId: z.string(),
+  phase: z.string(),
+  iteration: z.number().int().optional(),
+  split: z.enum(['feedback', 'validation', 'holdout']),
+  candidateId: z.string(),
+  seed: z.number().int(),
+  caseIds: z.array(z.string()),
+  evaluations: z.array(EvaluationSchema),
+  summary: z.object({ count: z.number().int(), total: z.number(), mean: z.number(), objectives: z.record(z.string(), z.number()) }),
+  recordedAt: z.string(),
+});
+export type EvaluationRecord = z.infer<typeof EvaluationRecordSchema>;
+
+export const ExperimentRecordSchema = z.looseObject({
+  experimentId: z.string(),
+  workflowId: z.string(),
+  algorithm: z.literal('gepa'),
+  startedAt: z.string(),
+  dataset: z.object({ id: z.string(), version: z.string(), sha256: z.string(), cases: z.object({ feedback: z.number(), validation: z.number(), holdout: z.number() }) }),
+  parentRevisionId: z.string().optional(),
+});
+export type ExperimentRecord = z.infer<typeof ExperimentRecordSchema>;
+
+const ReportSchema = z.looseObject({ experimentId: z.string(), status: z.string() });
+
+/** Create-only; the same value already stored is success, a different one a non-retryable conflict. */
+export async function putOnce(objects: ObjectStore, key: string, value: object): Promise<void> {
+  try {
+    await objects.putCreateOnly(key, value);
+  } catch (error) {
+    if (!(error instanceof PreconditionConflictError)) throw error;
+    const stored = await objects.getJson(key, z.unknown());
+    if (stored && sameJson(stored.value, JSON.parse(JSON.stringify(value)))) return;
+    throw ApplicationFailure.nonRetryable(`${key} already exists with different content (experiment records are write-once)`, GEPA_NON_RETRYABLE.record);
+  }
+}
+
+export interface RecordEvaluationInput {
+  experimentId: string;
+  recordId: string;
+  phase: string;
+  iteration?: number;
+  split: SplitName;
+  candidateId: string;
+  seed: number;
+  caseIds: string[];
+  /** Already checked against the case ids (alignEvaluations), in case order. */
+  evaluations: Evaluation[];
+  at: string;
+}
+
+export function recordActivities({ store }: { store: SkillStore }) {
+  const objects = store.objects;
+  return {
+    async recordExperimentEvaluation(input: RecordEvaluationInput): Promise<void> {
+      const scores = input.evaluations.map((e) => e.score);
+      const record: EvaluationRecord = {
+        experimentId: input.experimentId,
+        recordId: input.recordId,
+        phase: input.phase,
+        ...(input.iteration !== undefined ? { iteration: input.iteration } : {}),
+        split: input.split,
+        candidateId: input.candidateId,
+        seed: input.seed,
+        caseIds: input.caseIds,
+        evaluations: input.evaluations.map(storedEvaluation),
+        summary: { count: scores.length, total: scores.reduce((a, b) => a + b, 0), mean: meanScore(scores), objectives: objectiveMeans(input.evaluations) },
+        recordedAt: input.at,
+      };
+      await withStoreErrors(() => putOnce(objects, experimentRecordKey(input.experimentId, input.recordId), record));
+    },
+
+    /** Iteration log entries not yet stored, and a checkpoint of the search state. */
+    async recordExperimentProgress(input: { experimentId: string; entries: IterationLogEntry[]; state: GepaSearchState }): Promise<void> {
+      await withStoreErrors(async () => {
+        await mapLimit(input.entries, 8, (entry) => putOnce(objects, experimentRecordKey(input.experimentId, recordIds.iterationLog(entry.iteration)), entry));
+        await objects.put(experimentStateKey(input.experimentId), input.state);
+      });
+    },
+
+    async recordExperimentResult({ report }: { report: ExperimentReport }): Promise<void> {
+      await withStoreErrors(() => putOnce(objects, experimentResultKey(report.experimentId), report));
+    },
+  };
+}
+
+/** Read side, for the client and the reflector. */
+export function experimentReader(store: SkillStore) {
+  const objects = store.objects;
+  return {
+    async experiment(experimentId: string): Promise<ExperimentRecord | undefined> {
+      return (await objects.getJson(experimentKey(experimentId), ExperimentRecordSchema))?.value;
+    },
+    async result(experimentId: string): Promise<ExperimentReport | undefined> {
+      return (await objects.getJson(experimentResultKey(experimentId), ReportSchema))?.value as ExperimentReport | undefined;
+    },
+    async evaluation(experimentId: string, recordId: string): Promise<EvaluationRecord | undefined> {
+      return (await objects.getJson(experimentRecordKey(experimentId, recordId), EvaluationRecordSchema))?.value;
+    },
+    /** Every stored evaluation batch, in record-id order. */
+    async evaluations(experimentId: string): Promise<EvaluationRecord[]> {
+      const prefix = experimentRecordsPrefix(experimentId);
+      const keys = (await objects.list(`${prefix}e-`)).sort();
+      const got = await mapLimit(keys, 8, (key) => objects.getJson(key, EvaluationRecordSchema));
+      return got.flatMap((g) => (g ? [g.value] : []));
+    },
+    /** The full iteration log, oldest first. */
+    async iterationLog(experimentId: string): Promise<IterationLogEntry[]> {
+      const keys = (await objects.list(`${experimentRecordsPrefix(experimentId)}log-`)).sort();
+      const got = await mapLimit(keys, 8, (key) => objects.getJson(key, IterationLogEntrySchema));
+      return got.flatMap((g) => (g ? [g.value] : []));
+    },
+  };
+}
+
+export type ExperimentReader = ReturnType<typeof experimentReader>;

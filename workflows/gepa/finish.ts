@@ -1,0 +1,122 @@
+import { ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import type { Activities } from '../../activities';
+import {
+  assessPromotion,
+  chargeMetricCalls,
+  holdoutCalls,
+  seedCandidate,
+  winnerOf,
+  type Evidence,
+  type GepaSearchState,
+  type PromotionAssessment,
+} from '../../core';
+import { approvalWorkflowId } from '../../core/governance';
+import { approvalWorkflow } from '../approval';
+import { failureMessage } from './failure';
+import { recordIds } from './ids';
+import { evaluateBatch } from './search';
+import type { ExperimentContext, SubmissionOutcome } from './types';
+
+const storage = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10, nonRetryableErrorTypes: ['NonRetryableStoreError', 'InvalidExperimentRequest', 'ExperimentRecordConflict'] },
+});
+
+export interface HoldoutOutcome {
+  state: GepaSearchState;
+  promotion: PromotionAssessment;
+  /** Winner's mean objectives on Holdout (submission evidence). */
+  winnerObjectives: Record<string, number>;
+  seedObjectives: Record<string, number>;
+  error?: string;
+}
+
+/**
+ * Frozen confirmation: seed and Validation winner on Holdout under one paired seed (the
+ * two batches run in parallel), then the promotion assessment, whose reason is always
+ * filled. A failed Holdout run leaves the winner ineligible and reports the error.
+ */
+export async function runHoldout(context: ExperimentContext, state: GepaSearchState): Promise<HoldoutOutcome> {
+  const winner = winnerOf(state);
+  const seed = seedCandidate(state);
+  const holdout = context.dataset.holdout;
+  const assess = (seedScores: number[], winnerScores: number[]) =>
+    assessPromotion({ winnerIsSeed: winner.isSeed, holdoutCases: holdout, seedHoldoutScores: seedScores, winnerHoldoutScores: winnerScores, minHoldoutImprovement: context.options.minHoldoutImprovement });
+  if (holdout.length === 0) return { state, promotion: assess([], []), winnerObjectives: {}, seedObjectives: {} };
+
+  const charged = chargeMetricCalls(state, holdoutCalls(holdout.length, winner.isSeed), 'holdout');
+  const caseIds = holdout.map((c) => c.id);
+  const batch = (recordId: string, candidateId: string, spec = seed.spec) =>
+    evaluateBatch(context, { recordId, phase: recordId === recordIds.holdoutSeed ? 'holdout-seed' : 'holdout-winner', split: 'holdout', caseIds, candidateId, spec, seed: state.holdoutSeed });
+  try {
+    const [seedRun, winnerRun] = await Promise.all([
+      batch(recordIds.holdoutSeed, seed.id),
+      winner.isSeed ? undefined : batch(recordIds.holdoutWinner, winner.id, winner.candidate.spec),
+    ]);
+    const winnerScores = (winnerRun ?? seedRun).scores;
+    return { state: charged, promotion: assess(seedRun.scores, winnerScores), winnerObjectives: (winnerRun ?? seedRun).objectives, seedObjectives: seedRun.objectives };
+  } catch (e) {
+    const error = `holdout evaluation failed: ${failureMessage(e)}`;
+    return { state: charged, promotion: { eligible: false, reason: `${error}; promotion was not assessed` }, winnerObjectives: {}, seedObjectives: {}, error };
+  }
+}
+
+function objectiveLines(seed: Record<string, number>, winner: Record<string, number>): string[] {
+  return Object.entries(winner).map(([name, value]) => `${name}: ${seed[name] !== undefined ? `${seed[name].toFixed(4)} → ` : ''}${value.toFixed(4)}`);
+}
+
+/**
+ * Governed submission of an eligible winner: the gates run again in an activity and a
+ * revision that passes waits in pending_approval, in an approval workflow that outlives
+ * this experiment (abandoned child, id from the revision id). Publication later requires
+ * the active revision to still be the experiment's parent.
+ */
+export async function submitWinner(context: ExperimentContext, state: GepaSearchState, holdout: HoldoutOutcome): Promise<{ submission: SubmissionOutcome; error?: string }> {
+  if (!context.submit) return { submission: { status: 'not_requested', reason: 'submit was not requested' } };
+  if (!holdout.promotion.eligible) return { submission: { status: 'skipped', reason: `not submitted: ${holdout.promotion.reason}` } };
+  const comparison = holdout.promotion.holdout!;
+  const winner = winnerOf(state);
+  const evidence: Evidence = {
+    experimentId: context.experimentId,
+    datasetId: context.dataset.id,
+    datasetVersion: context.dataset.version,
+    baselineHoldoutScore: comparison.seedMean,
+    candidateHoldoutScore: comparison.winnerMean,
+    delta: comparison.delta,
+    caseCount: comparison.caseCount,
+    objectives: objectiveLines(holdout.seedObjectives, holdout.winnerObjectives),
+  };
+  try {
+    const governance = await storage.loadGovernance();
+    const r = await storage.submitExperimentCandidate({
+      experimentId: context.experimentId,
+      scope: context.scope,
+      skillId: context.skillId!,
+      parentRevisionId: context.parentRevisionId!,
+      spec: winner.candidate.spec,
+      evidence,
+      governance,
+      at: new Date().toISOString(),
+    });
+    const submission: SubmissionOutcome = { status: r.status, reason: r.reason, ...(r.revisionStatus ? { revisionId: r.revisionId, revisionStatus: r.revisionStatus } : {}) };
+    if (r.revisionStatus === 'pending_approval') {
+      const workflowId = approvalWorkflowId(r.revisionId);
+      try {
+        await startChild(approvalWorkflow, {
+          workflowId,
+          args: [{ revision: { scopeKey: r.scopeKey, skillId: context.skillId!, revisionId: r.revisionId }, timeoutMs: governance.approvalTimeoutMs, requireParentId: context.parentRevisionId, source: 'gepa' }],
+          parentClosePolicy: ParentClosePolicy.ABANDON,
+          searchAttributes: { EvolutionRevisionId: [r.revisionId], EvolutionSkillId: [context.skillId!], EvolutionScopeKey: [r.scopeKey], EvolutionKind: ['approval'] },
+        });
+      } catch (e) {
+        if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
+      }
+      submission.approvalWorkflowId = workflowId;
+    }
+    return { submission };
+  } catch (e) {
+    const error = `submission failed: ${failureMessage(e)}`;
+    return { submission: { status: 'failed', reason: error }, error };
+  }
+}
