@@ -1,0 +1,51 @@
+import { appendFileSync } from 'node:fs';
+import { loadConfig } from '../../client/config';
+import type { ScoreOverride } from './weather-evaluator';
+import { createEvaluatorWorker } from './worker';
+
+export interface EvaluatorWorkerFlags {
+  taskQueue?: string;
+  identity?: string;
+  delayMs?: number;
+  caseDelayMs?: number;
+  maxConcurrent?: number;
+  /** Appends one JSON line per evaluate call: identity, start, end (parallelism evidence). */
+  windowsFile?: string;
+  scoreOverrides?: ScoreOverride[];
+}
+
+/** Parses `CASE=SCORE[@REGEX]` (comma-separated list). */
+export function parseScoreOverrides(text: string): ScoreOverride[] {
+  return text
+    .split(',')
+    .filter((s) => s.trim() !== '')
+    .map((item) => {
+      const m = /^([^=]+)=([^@]+)(?:@(.*))?$/.exec(item.trim());
+      if (!m || !Number.isFinite(Number(m[2]))) throw new Error(`--override expects CASE=SCORE[@REGEX], got "${item}"`);
+      return { caseId: m[1], score: Number(m[2]), ...(m[3] ? { whenSpecMatches: m[3] } : {}) };
+    });
+}
+
+/** `evolution evaluator-worker`: the example evaluator until SIGINT/SIGTERM. */
+export async function runEvaluatorWorker(flags: EvaluatorWorkerFlags = {}): Promise<void> {
+  const config = loadConfig();
+  const windowsFile = flags.windowsFile;
+  const { worker, connection, taskQueue, identity } = await createEvaluatorWorker({
+    config,
+    taskQueue: flags.taskQueue,
+    identity: flags.identity,
+    maxConcurrent: flags.maxConcurrent,
+    evaluator: {
+      delayMs: flags.delayMs,
+      caseDelayMs: flags.caseDelayMs,
+      scoreOverrides: flags.scoreOverrides,
+      onWindow: windowsFile ? (w) => appendFileSync(windowsFile, `${JSON.stringify(w)}\n`) : undefined,
+    },
+  });
+  console.error(`[evaluator] ${identity} polling task queue "${taskQueue}" on ${config.temporal.address}`);
+  try {
+    await worker.run(); // the SDK shuts down gracefully on SIGINT/SIGTERM
+  } finally {
+    await connection.close();
+  }
+}
