@@ -2,6 +2,7 @@ import type { Command } from '../command';
 import { approvalCommands } from './approvals';
 import { infraCommands } from './infra';
 import { learningCommands } from './learning';
+import { optimizeCommands } from './optimize';
 import { skillCommands } from './skills';
 
 /** Every CLI command by name; each group lives in its own file beside this one. */
@@ -9,5 +10,6 @@ export const COMMANDS: Record<string, Command> = {
   ...learningCommands,
   ...approvalCommands,
   ...skillCommands,
+  ...optimizeCommands,
   ...infraCommands,
 };

@@ -1,0 +1,148 @@
+import { getExperiment, putDatasetFile, readJsonFile, startExperiment, waitForExperiment, type ExperimentView } from '../../optimization';
+import { createExperimentSchedule, deleteExperimentSchedule, listExperimentSchedules, OVERLAP_POLICIES, type ExperimentScheduleView, type OverlapPolicy } from '../../schedules';
+import { parseScoreOverrides, runEvaluatorWorker } from '../../../workers/evaluator/main';
+import type { ExperimentReport } from '../../../workflows';
+import { flag, numberFlag, positional, requiredFlag, UsageError } from '../args';
+import type { Command } from '../command';
+import { storeOnly, withServices } from '../services';
+
+const mean = (n: number | undefined) => (n === undefined ? '—' : n.toFixed(4));
+const signed = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(4)}`;
+
+export function reportText(r: ExperimentReport): string {
+  const lines = [
+    `experiment ${r.experimentId}: ${r.status} (stop: ${r.stopReason})${r.error ? `\n  ERROR: ${r.error}` : ''}`,
+    `  dataset ${r.dataset.id}@${r.dataset.version}${r.parentRevisionId ? `, parent revision ${r.parentRevisionId}` : ''}`,
+    `  iterations ${r.iterations}, metric calls ${r.metricCallsUsed}, candidates ${r.candidateCount}, workflow runs ${r.runs}`,
+    `  validation mean: seed ${mean(r.seedValidationMean)} → best ${mean(r.bestValidationMean)}${r.bestCandidateId ? ` (${r.bestCandidateId})` : ''}`,
+  ];
+  if (r.holdout) {
+    const h = r.holdout;
+    lines.push(`  holdout (${h.caseCount} cases): seed ${mean(h.seedMean)} → winner ${mean(h.winnerMean)} (delta ${signed(h.delta)}), critical regressions: ${h.criticalRegressions.length ? h.criticalRegressions.join(', ') : 'none'}`);
+  }
+  lines.push(`  promotion: ${r.promotionEligible ? 'ELIGIBLE' : 'not eligible'} — ${r.promotionReason}`);
+  const s = r.submission;
+  lines.push(`  submission: ${s.status}${s.revisionId ? ` ${s.revisionId} (${s.revisionStatus})` : ''} — ${s.reason}${s.approvalWorkflowId ? `\n    waiting for approval in workflow ${s.approvalWorkflowId}` : ''}`);
+  lines.push(`  started ${r.startedAt}, finished ${r.finishedAt}`);
+  return lines.join('\n');
+}
+
+function viewText(v: ExperimentView): string {
+  if (v.report) return reportText(v.report);
+  if (v.status === 'running') {
+    const p = v.progress;
+    if (!p) return `experiment ${v.experimentId}: running (no progress answer yet; is a worker polling?)`;
+    return [
+      `experiment ${v.experimentId}: running (${p.phase}, workflow run ${p.runs})`,
+      `  iteration ${p.iteration}/${p.maxIterations}, metric calls ${p.metricCallsUsed}/${p.maxMetricCalls}, candidates ${p.candidateCount}`,
+      `  validation mean: seed ${mean(p.seedValidationMean)} → best ${mean(p.bestValidationMean)}`,
+    ].join('\n');
+  }
+  return `experiment ${v.experimentId}: ${v.status}${v.error ? ` — ${v.error}` : ''}`;
+}
+
+/** Exit code of a finished experiment: non-zero when it failed or reported an error. */
+function exitCode(r: ExperimentReport): number {
+  return r.status === 'failed' || r.error ? 1 : 0;
+}
+
+function scheduleText(s: ExperimentScheduleView): string {
+  return [
+    `${s.scheduleId}  ${s.spec}  overlap ${s.overlap ?? 'skip'}${s.paused ? '  PAUSED' : ''}${s.note ? `  (${s.note})` : ''}`,
+    `    runs ${s.workflowIdPrefix}-…; next: ${s.nextRuns.slice(0, 2).join(', ') || '—'}`,
+    ...s.recentRuns.slice(-3).map((r) => `    ran ${r.workflowId} (scheduled ${r.scheduledAt})`),
+  ].join('\n');
+}
+
+export const optimizeCommands: Record<string, Command> = {
+  optimize: {
+    usage: 'optimize --request FILE [--wait] [--iterations-per-run N]',
+    summary: 'start a GEPA experiment (FILE: ExperimentRequest JSON); --wait prints its result',
+    run: async (ctx) => {
+      const request = readJsonFile(requiredFlag(ctx.args, 'request'), '--request');
+      const iterationsPerRun = numberFlag(ctx.args, 'iterations-per-run');
+      return withServices(ctx, async ({ temporal, store }) => {
+        const started = await startExperiment({ client: temporal.client, store, config: ctx.config() }, request, { iterationsPerRun });
+        if (!ctx.args.flags.has('wait')) {
+          ctx.out(started, `accepted: experiment ${started.experimentId} (workflow ${started.workflowId}) on dataset ${started.dataset.id}@${started.dataset.version}\n  follow it with: evolution experiment ${started.experimentId}`);
+          return 0;
+        }
+        const report = await waitForExperiment(temporal.client, started.experimentId);
+        ctx.out(report, () => reportText(report));
+        return exitCode(report);
+      });
+    },
+  },
+  experiment: {
+    usage: 'experiment EXPERIMENT_ID',
+    summary: 'status of an experiment: progress while running; scores, stop, promotion and submission when done',
+    run: async (ctx) => {
+      const id = positional(ctx.args, 0, 'EXPERIMENT_ID');
+      return withServices(ctx, async ({ temporal, store }) => {
+        const view = await getExperiment({ client: temporal.client, store }, id);
+        ctx.out(view, () => viewText(view));
+        return view.report ? exitCode(view.report) : view.status === 'running' ? 0 : 1;
+      });
+    },
+  },
+  schedule: {
+    usage: 'schedule create --id ID --request FILE (--cron "0 3 * * *" | --every 6h) [--overlap skip|buffer_one|…] [--note TEXT] | list | delete ID',
+    summary: 'run experiments on a Temporal Schedule (dataset by id/version, parent resolved at each run)',
+    run: async (ctx) => {
+      const sub = positional(ctx.args, 0, 'create|list|delete');
+      return withServices(ctx, async ({ temporal, store }) => {
+        if (sub === 'create') {
+          const overlap = (flag(ctx.args, 'overlap') ?? 'skip') as OverlapPolicy;
+          if (!OVERLAP_POLICIES.includes(overlap)) throw new UsageError(`--overlap must be one of ${OVERLAP_POLICIES.join(', ')}`);
+          const view = await createExperimentSchedule(
+            { client: temporal.client, store, config: ctx.config() },
+            { scheduleId: requiredFlag(ctx.args, 'id'), request: readJsonFile(requiredFlag(ctx.args, 'request'), '--request'), cron: flag(ctx.args, 'cron'), every: flag(ctx.args, 'every'), overlap, note: flag(ctx.args, 'note') },
+          );
+          ctx.out(view, `created schedule\n${scheduleText(view)}`);
+        } else if (sub === 'list') {
+          const views = await listExperimentSchedules(temporal.client);
+          ctx.out(views, () => (views.length ? views.map(scheduleText).join('\n') : 'no experiment schedules'));
+        } else if (sub === 'delete') {
+          const id = positional(ctx.args, 1, 'schedule ID');
+          await deleteExperimentSchedule(temporal.client, id);
+          ctx.out({ deleted: id }, `deleted schedule ${id} (runs already started keep running)`);
+        } else {
+          throw new UsageError(`unknown schedule subcommand "${sub}"`);
+        }
+        return 0;
+      });
+    },
+  },
+  dataset: {
+    usage: 'dataset put FILE',
+    summary: 'store a frozen GEPA dataset (JSON {id, version, feedback, validation, holdout}); create-only per id and version',
+    run: async (ctx) => {
+      const sub = positional(ctx.args, 0, 'put');
+      if (sub !== 'put') throw new UsageError(`unknown dataset subcommand "${sub}"`);
+      const stored = await putDatasetFile(storeOnly(ctx), positional(ctx.args, 1, 'FILE'));
+      ctx.out(stored, () =>
+        [
+          `stored dataset ${stored.dataset.id}@${stored.dataset.version}: ${stored.cases.feedback} feedback, ${stored.cases.validation} validation, ${stored.cases.holdout} holdout cases`,
+          ...stored.submitProblems.map((p) => `  note: cannot back a submission yet: ${p}`),
+        ].join('\n'),
+      );
+    },
+  },
+  'evaluator-worker': {
+    usage: 'evaluator-worker [--task-queue Q] [--identity NAME] [--delay-ms N] [--case-delay-ms N] [--max-concurrent N] [--windows-file FILE] [--override CASE=SCORE[@REGEX],…]',
+    summary: 'run the example evaluator (simulated weather family) on the evaluator task queue until SIGINT/SIGTERM',
+    run: async (ctx) => {
+      const a = ctx.args;
+      const overrides = flag(a, 'override');
+      await runEvaluatorWorker({
+        taskQueue: flag(a, 'task-queue'),
+        identity: flag(a, 'identity'),
+        delayMs: numberFlag(a, 'delay-ms'),
+        caseDelayMs: numberFlag(a, 'case-delay-ms'),
+        maxConcurrent: numberFlag(a, 'max-concurrent'),
+        windowsFile: flag(a, 'windows-file'),
+        scoreOverrides: overrides ? parseScoreOverrides(overrides) : undefined,
+      });
+    },
+  },
+};

@@ -1,0 +1,191 @@
+/**
+ * Offline optimization from the platform side: store frozen datasets, start GEPA
+ * experiments, read their progress and results.
+ *
+ * Datasets are stored once, frozen (`datasets/{id}/{version}.json`, create-only). A
+ * request with an inline dataset is turned into a reference to that stored dataset
+ * before the workflow starts, so no case ever enters workflow history; experiment.json
+ * pins the dataset by id, version and SHA-256.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import {
+  datasetProblems,
+  DatasetSchema,
+  ExperimentRequestSchema,
+  initSearchState,
+  type Dataset,
+  type DatasetRef,
+  type EvolutionConfig,
+  type ExperimentRequest,
+  type IterationLogEntry,
+} from '../core';
+import { experimentReader, type EvaluationRecord, type ExperimentRecord } from '../activities/gepa/records';
+import { isNonRetryableStorageError, PreconditionConflictError, type SkillStore } from '../activities/storage';
+import { experimentProgressQuery, experimentWorkflow, type ExperimentProgress, type ExperimentReport } from '../workflows';
+import { failureMessage } from '../workflows/gepa/failure';
+import { experimentWorkflowId } from '../workflows/gepa/ids';
+import { InputError, NotFoundError, parseInput, StateError } from './errors';
+
+export interface OptimizationDeps {
+  client: Client;
+  store: SkillStore;
+  config: EvolutionConfig;
+}
+
+export interface StartedExperiment {
+  experimentId: string;
+  workflowId: string;
+  dataset: DatasetRef;
+}
+
+export type ExperimentStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'terminated' | 'timed_out';
+
+export interface ExperimentView {
+  experimentId: string;
+  workflowId: string;
+  /** The experiment's status: a completed workflow may still report a failed experiment (time limit, error). */
+  status: ExperimentStatus;
+  progress?: ExperimentProgress;
+  report?: ExperimentReport;
+  error?: string;
+}
+
+/** Stores a dataset as frozen; the same content again is fine, different content under its id and version is not. */
+export async function putDataset(store: SkillStore, value: unknown): Promise<{ dataset: Dataset; problems: string[] }> {
+  const dataset = parseInput(DatasetSchema, value, 'dataset');
+  const problems = datasetProblems(dataset, false).map((p) => `${p.path.join('.')}: ${p.message}`);
+  if (problems.length > 0) throw new InputError(`invalid dataset ${dataset.id} version ${dataset.version}:\n${problems.map((p) => `  ✖ ${p}`).join('\n')}`);
+  try {
+    return { dataset: await store.putDataset(dataset), problems: datasetProblems(dataset, true).map((p) => p.message) };
+  } catch (e) {
+    if (e instanceof PreconditionConflictError || isNonRetryableStorageError(e)) throw new StateError((e as Error).message);
+    throw e;
+  }
+}
+
+export function readJsonFile(path: string, what: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new InputError(`cannot read ${what} ${path}: ${(e as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new InputError(`${what} ${path} is not JSON: ${(e as Error).message}`);
+  }
+}
+
+/** `evolution dataset put FILE`. `submitProblems` says why the dataset cannot back a submission (fewer than 10 cases in a split). */
+export async function putDatasetFile(store: SkillStore, path: string): Promise<{ dataset: DatasetRef; cases: Record<'feedback' | 'validation' | 'holdout', number>; submitProblems: string[] }> {
+  const { dataset, problems } = await putDataset(store, readJsonFile(path, 'dataset file'));
+  return { dataset: { id: dataset.id, version: dataset.version }, cases: { feedback: dataset.feedback.length, validation: dataset.validation.length, holdout: dataset.holdout.length }, submitProblems: problems };
+}
+
+/**
+ * Checks a request the way the workflow will (schema, the stored dataset, the budget) and
+ * returns it with an inline dataset replaced by its stored reference.
+ */
+export async function resolveRequest(store: SkillStore, request: unknown): Promise<{ request: ExperimentRequest; dataset: Dataset }> {
+  const req = parseInput(ExperimentRequestSchema, request, 'experiment request');
+  let dataset: Dataset;
+  if (req.dataset) {
+    dataset = (await putDataset(store, req.dataset)).dataset;
+  } else {
+    const stored = await store.getDataset(req.datasetRef!.id, req.datasetRef!.version);
+    if (!stored) throw new NotFoundError(`dataset ${req.datasetRef!.id} version ${req.datasetRef!.version} does not exist (store it with \`evolution dataset put FILE\`)`);
+    dataset = stored;
+  }
+  const problems = datasetProblems(dataset, req.submit);
+  if (problems.length > 0) {
+    throw new InputError(`invalid experiment request: dataset ${dataset.id} version ${dataset.version}:\n${problems.map((p) => `  ✖ ${p.message}\n    → at ${p.path.join('.')}`).join('\n')}`);
+  }
+  try {
+    initSearchState({ experimentId: 'check', options: req.options, dataset });
+  } catch (e) {
+    throw new InputError(`invalid experiment request: ${(e as Error).message}`);
+  }
+  const { dataset: _inline, ...rest } = req;
+  return { request: { ...rest, datasetRef: { id: dataset.id, version: dataset.version } }, dataset };
+}
+
+/**
+ * Starts one experiment and returns as soon as Temporal accepted it. The experiment id
+ * (request.experimentId, else a new one) names the workflow `experiment/{id}`; an id is
+ * used once.
+ */
+export async function startExperiment(deps: OptimizationDeps, request: unknown, opts: { iterationsPerRun?: number } = {}): Promise<StartedExperiment> {
+  const resolved = await resolveRequest(deps.store, request);
+  const experimentId = resolved.request.experimentId ?? `exp-${randomUUID()}`;
+  const workflowId = experimentWorkflowId(experimentId);
+  try {
+    await deps.client.workflow.start(experimentWorkflow, {
+      workflowId,
+      taskQueue: deps.config.temporal.taskQueue,
+      args: [{ request: { ...resolved.request, experimentId }, iterationsPerRun: opts.iterationsPerRun }],
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      searchAttributes: { EvolutionKind: ['experiment'], ...(resolved.request.skillId ? { EvolutionSkillId: [resolved.request.skillId] } : {}) },
+    });
+  } catch (e) {
+    if (e instanceof WorkflowExecutionAlreadyStartedError) throw new StateError(`experiment ${experimentId} already exists (an experiment id is used once)`);
+    throw e;
+  }
+  return { experimentId, workflowId, dataset: resolved.request.datasetRef! };
+}
+
+/** Waits for the report (following continue-as-new). A workflow that failed (bad input) becomes a StateError with the reason. */
+export async function waitForExperiment(client: Client, experimentId: string): Promise<ExperimentReport> {
+  try {
+    return (await client.workflow.getHandle<typeof experimentWorkflow>(experimentWorkflowId(experimentId)).result()) as ExperimentReport;
+  } catch (e) {
+    if (e instanceof WorkflowNotFoundError) throw new NotFoundError(`no experiment ${experimentId}`);
+    if (e instanceof WorkflowFailedError) throw new StateError(`experiment ${experimentId} failed: ${failureMessage(e)}`);
+    throw e;
+  }
+}
+
+/** Start, then wait: the experiment's report. */
+export async function runExperiment(deps: OptimizationDeps, request: unknown, opts: { iterationsPerRun?: number } = {}): Promise<ExperimentReport> {
+  const started = await startExperiment(deps, request, opts);
+  return waitForExperiment(deps.client, started.experimentId);
+}
+
+const CLOSED: Record<string, ExperimentStatus> = { CANCELLED: 'cancelled', TERMINATED: 'terminated', TIMED_OUT: 'timed_out', FAILED: 'failed' };
+
+/** Status, progress while running, the report when done (from Temporal, else from result.json in S3). */
+export async function getExperiment(deps: Pick<OptimizationDeps, 'client' | 'store'>, experimentId: string): Promise<ExperimentView> {
+  const workflowId = experimentWorkflowId(experimentId);
+  const handle = deps.client.workflow.getHandle<typeof experimentWorkflow>(workflowId);
+  let status: string;
+  try {
+    status = (await handle.describe()).status.name;
+  } catch (e) {
+    if (!(e instanceof WorkflowNotFoundError)) throw e;
+    const report = await experimentReader(deps.store).result(experimentId);
+    if (!report) throw new NotFoundError(`no experiment ${experimentId}`);
+    return { experimentId, workflowId, status: report.status, report };
+  }
+  if (status === 'RUNNING' || status === 'CONTINUED_AS_NEW') {
+    const progress = await handle.query(experimentProgressQuery).catch(() => undefined);
+    return { experimentId, workflowId, status: 'running', ...(progress ? { progress } : {}) };
+  }
+  if (status === 'COMPLETED') {
+    const report = (await handle.result()) as ExperimentReport;
+    return { experimentId, workflowId, status: report.status, report, ...(report.error ? { error: report.error } : {}) };
+  }
+  const error = await handle.result().then(
+    () => undefined,
+    (e: unknown) => failureMessage(e),
+  );
+  return { experimentId, workflowId, status: CLOSED[status] ?? 'failed', ...(error ? { error } : {}) };
+}
+
+/** The experiment record, its full iteration log and its evaluation batches (S3). */
+export async function readExperimentRecords(store: SkillStore, experimentId: string): Promise<{ experiment?: ExperimentRecord; log: IterationLogEntry[]; evaluations: EvaluationRecord[] }> {
+  const reader = experimentReader(store);
+  const [experiment, log, evaluations] = await Promise.all([reader.experiment(experimentId), reader.iterationLog(experimentId), reader.evaluations(experimentId)]);
+  return { experiment, log, evaluations };
+}
