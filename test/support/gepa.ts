@@ -1,0 +1,116 @@
+import { NativeConnection } from '@temporalio/worker';
+import { createSkillStore, type SkillStore } from '../../activities/storage';
+import { makeWeatherDataset, scopeKey as scopeKeyOf, skillIdForName, WEATHER_SEED_SKILL, type Dataset, type EvolutionConfig, type ExperimentRequestInput, type Scope, type SkillSpec } from '../../core';
+import type { OptimizationDeps } from '../../client/optimization';
+import { createEvaluatorWorker, type EvaluationWindow, type WeatherEvaluatorOptions } from '../../workers/evaluator';
+import { realServices, uniqueName } from './infra';
+import { startMainWorker, type RunningWorker } from './worker';
+
+export interface GepaHarness {
+  config: EvolutionConfig;
+  main: RunningWorker;
+  store: SkillStore;
+  deps: OptimizationDeps;
+  evaluatorQueue: string;
+  windows: EvaluationWindow[];
+  /** Another evaluator on its own queue (returns the queue). */
+  addEvaluator(opts: { maxConcurrent?: number; evaluator?: Omit<WeatherEvaluatorOptions, 'identity' | 'onWindow'> }): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** Real dev server, S3 and model server; the real main worker; in-process example evaluators on unique queues. */
+export async function startGepaHarness(): Promise<GepaHarness> {
+  const base = await realServices();
+  const main = await startMainWorker(base);
+  const config = main.config;
+  const store = createSkillStore(config.s3);
+  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const windows: EvaluationWindow[] = [];
+  const evaluators: { stop(): Promise<void> }[] = [];
+
+  async function addEvaluator(opts: Parameters<GepaHarness['addEvaluator']>[0]): Promise<string> {
+    const taskQueue = uniqueName('eval');
+    const { worker } = await createEvaluatorWorker({
+      config,
+      connection,
+      taskQueue,
+      identity: `${taskQueue}-worker`,
+      maxConcurrent: opts.maxConcurrent,
+      evaluator: { ...opts.evaluator, onWindow: (w) => windows.push(w) },
+    });
+    const running = worker.run();
+    evaluators.push({
+      async stop() {
+        worker.shutdown();
+        await running;
+      },
+    });
+    return taskQueue;
+  }
+
+  const evaluatorQueue = await addEvaluator({});
+  return {
+    config,
+    main,
+    store,
+    deps: { client: main.client, store, config },
+    evaluatorQueue,
+    windows,
+    addEvaluator,
+    async stop() {
+      for (const e of evaluators) await e.stop();
+      await connection.close();
+      await main.stop();
+    },
+  };
+}
+
+export interface ManagedSkill {
+  scope: Scope;
+  scopeKey: string;
+  skillId: string;
+  revisionId: string;
+  spec: SkillSpec;
+}
+
+/** A published, managed skill (revision + active pointer), as the publisher leaves one. */
+export async function seedManagedSkill(store: SkillStore, opts: { name?: string; spec?: SkillSpec; revisionId?: string; managed?: boolean } = {}): Promise<ManagedSkill> {
+  const scope: Scope = { mode: 'app', app: uniqueName('gepa-app') };
+  const key = scopeKeyOf(scope);
+  const spec: SkillSpec = opts.spec ?? { ...WEATHER_SEED_SKILL, steps: [...WEATHER_SEED_SKILL.steps, 'Summarize the results per city.'], name: opts.name ?? 'weather-report' };
+  const skillId = skillIdForName(spec.name);
+  const revisionId = opts.revisionId ?? uniqueName('rev-seed');
+  const at = new Date().toISOString();
+  await store.createRevision({ id: revisionId, skillId, scopeKey: key, scope, action: 'create', status: 'active', spec, source: 'manual', jobId: 'test-seed', createdAt: at, updatedAt: at, promotedAt: at });
+  await store.writeActive(key, skillId, { skillId, revisionId, spec, publishedAt: at, managed: opts.managed ?? true }, null);
+  return { scope, scopeKey: key, skillId, revisionId, spec };
+}
+
+/** Publishes another revision of the skill (the experiment's parent becomes stale). */
+export async function publishNewRevision(store: SkillStore, skill: ManagedSkill): Promise<string> {
+  const revisionId = uniqueName('rev-newer');
+  const at = new Date().toISOString();
+  const spec = { ...skill.spec, description: `${skill.spec.description} (edited by hand)` };
+  await store.createRevision({ id: revisionId, skillId: skill.skillId, scopeKey: skill.scopeKey, scope: skill.scope, action: 'update', status: 'active', spec, parentId: skill.revisionId, source: 'manual', jobId: 'test-edit', createdAt: at, updatedAt: at, promotedAt: at });
+  const current = await store.readActive(skill.scopeKey, skill.skillId);
+  await store.writeActive(skill.scopeKey, skill.skillId, { skillId: skill.skillId, revisionId, spec, publishedAt: at, managed: true }, current!.etag);
+  return revisionId;
+}
+
+/** A frozen weather dataset with a unique id (10+ cases per split unless told otherwise). */
+export function weatherDataset(opts: { seed?: number; feedback?: number; validation?: number; holdout?: number; criticalEvery?: number } = {}): Dataset {
+  return makeWeatherDataset({ seed: opts.seed ?? 7, feedback: opts.feedback ?? 10, validation: opts.validation ?? 10, holdout: opts.holdout ?? 10, criticalEvery: opts.criticalEvery ?? 4, id: uniqueName('weather') });
+}
+
+/** An experiment on the weak weather seed, evaluated on `evaluatorQueue`. */
+export function weatherRequest(evaluatorQueue: string, dataset: Dataset, extra: Partial<ExperimentRequestInput> & { options?: Record<string, unknown> } = {}): ExperimentRequestInput {
+  const { options, ...rest } = extra;
+  return {
+    seed: WEATHER_SEED_SKILL,
+    dataset,
+    scope: { mode: 'app', app: 'gepa-tests' },
+    submit: false,
+    ...rest,
+    options: { maxIterations: 6, randomSeed: 7, evaluatorTaskQueue: evaluatorQueue, ...options },
+  } as ExperimentRequestInput;
+}
