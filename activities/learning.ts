@@ -21,6 +21,7 @@ import {
 import type { GovernanceSettings, JobOutcome } from '../core/governance';
 import { NON_RETRYABLE, withStoreErrors } from './errors';
 import { loadExistingSkills } from './existing-skills';
+import { whileHeartbeating } from './heartbeat';
 import { reviewerMessages } from './llm/reviewer-prompt';
 import { structuredCompletion } from './llm/structured-call';
 import type OpenAI from 'openai';
@@ -112,7 +113,7 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
         existingSkills: existingSkills.map((s) => ({ name: s.name, description: s.description, body_excerpt: s.bodyExcerpt })),
         outcome: segment.outcome,
       });
-      return structuredCompletion({ client: openai, model: config.llm.reviewerModel, schemaName: 'review_decision', schema: ReviewDecisionSchema, messages });
+      return whileHeartbeating((signal) => structuredCompletion({ client: openai, model: config.llm.reviewerModel, schemaName: 'review_decision', schema: ReviewDecisionSchema, messages, signal }));
     },
 
     /** Writes the job's outcome beside the scope (idempotent: same job id, same object). */

@@ -17,6 +17,8 @@ const storage = proxyActivities<Activities>({
 // ends without advancing the cursor, so the same delta is reviewed again next time.
 const reviewer = proxyActivities<Activities>({
   startToCloseTimeout: '3 minutes',
+  // The activity heartbeats during the LLM call: a dead worker is noticed in seconds.
+  heartbeatTimeout: '20 seconds',
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 3 },
 });
 

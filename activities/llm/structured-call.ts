@@ -9,6 +9,8 @@ export interface StructuredCall<S extends z.ZodType> {
   schemaName: string;
   schema: S;
   messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[];
+  /** Aborts the HTTP request (activity cancellation). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -22,7 +24,7 @@ export async function structuredCompletion<S extends z.ZodType>(call: Structured
     model: call.model,
     messages: call.messages,
     response_format: zodResponseFormat(call.schema, call.schemaName),
-  });
+  }, { signal: call.signal });
   const content = completion.choices[0]?.message?.content ?? '';
   let json: unknown;
   try {
