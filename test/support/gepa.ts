@@ -21,15 +21,16 @@ export interface GepaHarness {
 /** Real dev server, S3 and model server; the real main worker; in-process example evaluators on unique queues. */
 export async function startGepaHarness(): Promise<GepaHarness> {
   const base = await realServices();
-  const main = await startMainWorker(base);
+  // The main worker's default evaluator queue is the harness's first evaluator.
+  const defaultQueue = uniqueName('eval');
+  const main = await startMainWorker({ ...base, temporal: { ...base.temporal, evaluatorTaskQueue: defaultQueue } });
   const config = main.config;
   const store = createSkillStore(config.s3);
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const windows: EvaluationWindow[] = [];
   const evaluators: { stop(): Promise<void> }[] = [];
 
-  async function addEvaluator(opts: Parameters<GepaHarness['addEvaluator']>[0]): Promise<string> {
-    const taskQueue = uniqueName('eval');
+  async function addEvaluator(opts: Parameters<GepaHarness['addEvaluator']>[0], taskQueue = uniqueName('eval')): Promise<string> {
     const { worker } = await createEvaluatorWorker({
       config,
       connection,
@@ -48,7 +49,7 @@ export async function startGepaHarness(): Promise<GepaHarness> {
     return taskQueue;
   }
 
-  const evaluatorQueue = await addEvaluator({});
+  const evaluatorQueue = await addEvaluator({}, defaultQueue);
   return {
     config,
     main,
