@@ -47,23 +47,45 @@ export function publisherActivities({ store }: { store: SkillStore }) {
     return { skillId: rev.skillId, revisionId: rev.id, spec: rev.spec, publishedAt: at, managed: true, deleted: false };
   }
 
+  /**
+   * The audit key already holds the time; the leading ordinal orders the events of one
+   * operation (archive, then the decision, then shadow_bypass) when they share it.
+   */
   async function audit(rev: Pick<Revision, 'scopeKey' | 'skillId' | 'id'>, action: AuditAction, at: string, actor: string, reason: string, status?: RevisionStatus) {
-    await store.appendAudit({ id: `${rev.id}-${action}-${at}`, at, action, skillId: rev.skillId, scopeKey: rev.scopeKey, revisionId: rev.id, status, actor, reason });
+    const ordinal = action === 'shadow_bypass' ? 2 : 1;
+    await store.appendAudit({ id: `${ordinal}-${rev.id}-${action}-${Date.parse(at).toString(36)}`, at, action, skillId: rev.skillId, scopeKey: rev.scopeKey, revisionId: rev.id, status, actor, reason });
   }
 
   /**
-   * Makes `rev` the pointer's revision, then settles statuses. Every revision still
-   * `active` that the pointer no longer names is archived — by whoever sees it first —
-   * so concurrent publications converge without locks.
+   * Makes `rev` active, then settles statuses so they follow the pointer: the pointer's
+   * revision active, every other active revision archived — by whoever sees it first —
+   * so concurrent publications converge without locks. A pass that read a pointer that
+   * another publication moved meanwhile may have archived the new pointer's revision:
+   * passes repeat until the pointer held still for a whole pass, re-activating it.
+   * Only the caller whose transition archived a revision audits it (no duplicates).
    */
   async function settle(rev: Revision, at: string, actor: string, reason: string, patch?: { human?: HumanReport }) {
     const ref = { scopeKey: rev.scopeKey, skillId: rev.skillId, revisionId: rev.id };
     await store.transitionRevision(ref, { to: 'active', reason, at, patch });
-    const current = await store.readActive(rev.scopeKey, rev.skillId);
-    for (const other of await store.listRevisions(rev.scopeKey, rev.skillId)) {
-      if (other.status !== 'active' || other.id === current?.pointer.revisionId) continue;
-      await store.transitionRevision({ ...ref, revisionId: other.id }, { to: 'archived', reason: `superseded by ${current?.pointer.revisionId ?? rev.id}`, at });
-      await audit(other, 'archive', at, actor, `superseded by ${current?.pointer.revisionId ?? rev.id}`, 'archived');
+    for (let pass = 0; pass < 10; pass++) {
+      const current = await store.readActive(rev.scopeKey, rev.skillId);
+      const named = current?.pointer.revisionId;
+      for (const other of await store.listRevisions(rev.scopeKey, rev.skillId)) {
+        const otherRef = { ...ref, revisionId: other.id };
+        if (other.id === named) {
+          if (other.status === 'archived') await store.transitionRevision(otherRef, { to: 'active', reason: 'named by the active pointer', at });
+          continue;
+        }
+        if (other.status !== 'active') continue;
+        // The pass number keeps a second archival by this same call from looking "already applied".
+        const why = `superseded by ${named ?? rev.id}${pass ? ` (pass ${pass + 1})` : ''}`;
+        const after = await store.transitionRevision(otherRef, { to: 'archived', reason: why, at });
+        // Audited by the caller whose transition it is, keyed by the history entry (unique, stable on retry).
+        let entry = -1;
+        after.history.forEach((h, i) => { if (h.to === 'archived' && h.at === at && h.reason === why) entry = i; });
+        if (entry >= 0) await store.appendAudit({ id: `0-${other.id}-archive-${entry}`, at, action: 'archive', skillId: other.skillId, scopeKey: other.scopeKey, revisionId: other.id, status: 'archived', actor, reason: why });
+      }
+      if ((await store.readActive(rev.scopeKey, rev.skillId))?.etag === current?.etag) break;
     }
     await materialize(rev.scopeKey, rev.skillId);
   }
