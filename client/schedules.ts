@@ -83,7 +83,8 @@ export async function createExperimentSchedule(deps: { client: Client; store: Sk
       action: { type: 'startWorkflow', workflowType: experimentWorkflow, workflowId: workflowIdPrefix, taskQueue: deps.config.temporal.taskQueue, args: [{ request }] },
       policies: { overlap: overlap.toUpperCase() as ScheduleOverlapPolicy, catchupWindow: '1 minute' },
       state: { paused: input.paused ?? false, ...(input.note ? { note: input.note } : {}) },
-      memo: { kind: MEMO_KIND },
+      // What the user typed, for display (the server keeps cron as calendar specs).
+      memo: { kind: MEMO_KIND, spec: input.cron !== undefined ? `cron "${input.cron}"` : `every ${input.every}` },
     });
   } catch (e) {
     if (e instanceof ScheduleAlreadyRunning) throw new StateError(`schedule ${input.scheduleId} already exists`);
@@ -99,7 +100,10 @@ export async function describeExperimentSchedule(client: Client, scheduleId: str
     return {
       scheduleId,
       workflowIdPrefix: d.action.workflowId,
-      spec: [...(d.spec.calendars ?? []).map((c) => `calendar ${JSON.stringify(c)}`), ...(d.spec.intervals ?? []).map((i) => `every ${String(i.every)}`)].join('; ') || 'none',
+      spec:
+        typeof d.memo?.spec === 'string'
+          ? d.memo.spec
+          : [...(d.spec.calendars ?? []).map((c) => `calendar ${JSON.stringify(c)}`), ...(d.spec.intervals ?? []).map((i) => `every ${String(i.every)}`)].join('; ') || 'none',
       paused: d.state.paused,
       ...(d.state.note ? { note: d.state.note } : {}),
       overlap: d.policies.overlap,

@@ -195,6 +195,21 @@ describe('GEPA experiment workflow (real dev server, S3, model server, example e
     expect(report.bestCandidateId).toBeUndefined();
   });
 
+  it('a failure after selection (holdout) returns the partial result with the error', async () => {
+    const queue = await h.addEvaluator({ evaluator: { scoreOverrides: [{ caseId: 'weather-holdout-002', score: -0.5 }] } });
+    const skill = await seedManagedSkill(h.store);
+    const report = await runExperiment(h.deps, weatherRequest(queue, weatherDataset(), { scope: skill.scope, skillId: skill.skillId, parentRevisionId: skill.revisionId, submit: true, options: { maxIterations: 3 } }));
+    expect(report.status).toBe('completed');
+    expect(report.stopReason).toBe('max_iterations');
+    expect(report.bestCandidateId).toBeDefined();
+    expect(report.bestValidationMean!).toBeGreaterThan(report.seedValidationMean!);
+    expect(report.error).toMatch(/^holdout evaluation failed: .*evaluation for case "weather-holdout-002": score must be a finite number in \[0, 1\]/);
+    expect(report.promotionEligible).toBe(false);
+    expect(report.promotionReason).toMatch(/^holdout evaluation failed: .*; promotion was not assessed$/);
+    expect(report.submission.status).toBe('skipped');
+    expect(await h.store.readRevision(skill.scopeKey, skill.skillId, submissionRevisionId(report.experimentId))).toBeUndefined();
+  });
+
   it('a reflector that keeps answering malformed JSON costs one iteration, recorded, and the search goes on', async () => {
     const name = uniqueName('weather-malformed');
     const control = h.config.llm.baseURL.replace(/\/v1\/?$/, '');

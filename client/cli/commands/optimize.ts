@@ -86,7 +86,7 @@ export const optimizeCommands: Record<string, Command> = {
     },
   },
   schedule: {
-    usage: 'schedule create --id ID --request FILE (--cron "0 3 * * *" | --every 6h) [--overlap skip|buffer_one|…] [--note TEXT] | list | delete ID',
+    usage: 'schedule create --id ID --request FILE (--cron "0 3 * * *" | --every 6h) [--overlap skip|buffer_one|…] [--note TEXT] [--paused] | list | delete ID',
     summary: 'run experiments on a Temporal Schedule (dataset by id/version, parent resolved at each run)',
     run: async (ctx) => {
       const sub = positional(ctx.args, 0, 'create|list|delete');
@@ -96,7 +96,7 @@ export const optimizeCommands: Record<string, Command> = {
           if (!OVERLAP_POLICIES.includes(overlap)) throw new UsageError(`--overlap must be one of ${OVERLAP_POLICIES.join(', ')}`);
           const view = await createExperimentSchedule(
             { client: temporal.client, store, config: ctx.config() },
-            { scheduleId: requiredFlag(ctx.args, 'id'), request: readJsonFile(requiredFlag(ctx.args, 'request'), '--request'), cron: flag(ctx.args, 'cron'), every: flag(ctx.args, 'every'), overlap, note: flag(ctx.args, 'note') },
+            { scheduleId: requiredFlag(ctx.args, 'id'), request: readJsonFile(requiredFlag(ctx.args, 'request'), '--request'), cron: flag(ctx.args, 'cron'), every: flag(ctx.args, 'every'), overlap, note: flag(ctx.args, 'note'), paused: ctx.args.flags.get('paused') === true },
           );
           ctx.out(view, `created schedule\n${scheduleText(view)}`);
         } else if (sub === 'list') {
