@@ -1,32 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSkillStore, type SkillStore } from '../../activities/storage';
+import { describe, expect, it } from 'vitest';
 import { decideRevision } from '../../client/approvals';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { SkillRepository } from '../../client/skill-repository';
 import { SkillLoadTool } from '../../client/skill-load-tool';
-import type { EvolutionConfig } from '../../core';
-import { realServices, uniqueName } from '../support/infra';
+import { uniqueName } from '../support/infra';
 import { exampleSession } from '../support/sessions';
-import { startMainWorker, type RunningWorker } from '../support/worker';
+import { useMainWorker } from '../support/worker';
 
-let config: EvolutionConfig;
-let w: RunningWorker;
-let store: SkillStore;
-
-beforeAll(async () => {
-  const base = await realServices();
-  config = { ...base, governance: { ...base.governance, humanGate: 'create_only', approvalTimeoutMs: undefined, shadowMode: false } };
-  w = await startMainWorker(config);
-  store = createSkillStore(config.s3);
-});
-afterAll(async () => w?.stop());
+const fx = useMainWorker({ humanGate: 'create_only' });
 
 describe('session → held revision → approval → published skill', () => {
   it('holds a new skill, publishes it on approval, and serves it through the repository and skill_load', async () => {
     const app = uniqueName('app');
-    const deps = { client: w.client, store, config: w.config };
+    const deps = { client: fx.w.client, store: fx.store, config: fx.w.config };
     const started = await startLearningJob(deps, { app, user: 'u1', sessionId: 's1', events: exampleSession('weather-report') });
-    const outcome = await waitForLearningJob(w.client, started.jobWorkflowId);
+    const outcome = await waitForLearningJob(fx.w.client, started.jobWorkflowId);
     expect(outcome.status).toBe('reviewed');
     expect(outcome.cursorAdvanced).toBe(true);
     expect(outcome.revisions).toHaveLength(1);
@@ -34,7 +22,7 @@ describe('session → held revision → approval → published skill', () => {
     expect(rev).toMatchObject({ action: 'create', status: 'pending_approval', name: 'multi-city-weather-report' });
 
     // Invariant 1: a candidate changes nothing agents load.
-    const repo = new SkillRepository(store, { mode: 'app', app });
+    const repo = new SkillRepository(fx.store, { mode: 'app', app });
     expect(await repo.list()).toEqual([]);
 
     const result = await decideRevision(deps, rev!.revisionId, { decision: 'approve', reviewer: 'alice', comment: 'looks right' });
@@ -53,7 +41,7 @@ describe('session → held revision → approval → published skill', () => {
 
     // Deciding again is a clear error.
     await expect(decideRevision(deps, rev!.revisionId, { decision: 'reject', reviewer: 'bob' })).rejects.toThrow(/not waiting for approval: it is active by alice/);
-    const audit = await store.listAudit(started.scopeKey, rev!.skillId);
+    const audit = await fx.store.listAudit(started.scopeKey, rev!.skillId);
     expect(audit.map((e) => e.action)).toEqual(['write_revision', 'hold', 'approve']);
   });
 });

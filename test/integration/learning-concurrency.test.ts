@@ -1,27 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSkillStore, type SkillStore } from '../../activities/storage';
+import { describe, expect, it } from 'vitest';
 import { decideRevision } from '../../client/approvals';
 import { StateError } from '../../client/errors';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { rollbackSkill } from '../../client/rollback';
-import type { EvolutionConfig, SessionEvent } from '../../core';
-import { realServices, uniqueName } from '../support/infra';
+import type { SessionEvent } from '../../core';
+import { uniqueName } from '../support/infra';
 import { expectPublished } from '../support/published';
 import { exampleSession } from '../support/sessions';
-import { startMainWorker, type RunningWorker } from '../support/worker';
+import { useMainWorker } from '../support/worker';
 
 // Invariant 4: many writers, one skill, no locks. Every revision comes from a real
 // learning job (human gate "always"), every operation goes through the client API.
-let w: RunningWorker;
-let store: SkillStore;
-
-beforeAll(async () => {
-  const base = await realServices();
-  const config: EvolutionConfig = { ...base, governance: { ...base.governance, humanGate: 'always', approvalTimeoutMs: undefined, shadowMode: false } };
-  w = await startMainWorker(config);
-  store = createSkillStore(config.s3);
-});
-afterAll(async () => w?.stop());
+const fx = useMainWorker({ humanGate: 'always' });
 
 const SKILL = 'multi-city-weather-report';
 const HELD = 12;
@@ -36,10 +26,10 @@ type Op = { kind: 'approve'; revisionId: string; reviewer: string } | { kind: 'r
 describe('20 concurrent approvals and rollbacks on one skill', () => {
   it('leave exactly one active revision, the one the pointer names, with SKILL.md, index and audit consistent', async () => {
     const app = uniqueName('app');
-    const deps = { client: w.client, store, config: w.config };
+    const deps = { client: fx.w.client, store: fx.store, config: fx.w.config };
     const learn = async (sessionId: string, events: SessionEvent[]) => {
       const started = await startLearningJob(deps, { app, user: 'u1', sessionId, events });
-      return waitForLearningJob(w.client, started.jobWorkflowId, { timeoutMs: 60_000 });
+      return waitForLearningJob(fx.w.client, started.jobWorkflowId, { timeoutMs: 60_000 });
     };
 
     // v0: the create, approved. Then HELD updates of it, from HELD sessions in parallel.
@@ -56,7 +46,7 @@ describe('20 concurrent approvals and rollbacks on one skill', () => {
     // Two approvals in sequence, so there are archived revisions to roll back to: v0, held[0].
     await decideRevision(deps, held[0]!, { decision: 'approve', reviewer: 'setup' });
     await decideRevision(deps, held[1]!, { decision: 'approve', reviewer: 'setup' });
-    await expectPublished(store, { mode: 'app', app, key: scopeKey }, SKILL, held[1]!);
+    await expectPublished(fx.store, { mode: 'app', app, key: scopeKey }, SKILL, held[1]!);
 
     // 20 at once: 10 approvals, 5 rollbacks to "the latest archived", 5 to a chosen revision.
     const ops: Op[] = [
@@ -88,9 +78,9 @@ describe('20 concurrent approvals and rollbacks on one skill', () => {
     // Every consistency rule is checked and every violation collected, so one failure
     // message shows the whole state.
     const problems: string[] = [];
-    const pointer = (await store.readActive(scopeKey, SKILL))!.pointer;
-    const revisions = await store.listRevisions(scopeKey, SKILL);
-    const audit = await store.listAudit(scopeKey, SKILL);
+    const pointer = (await fx.store.readActive(scopeKey, SKILL))!.pointer;
+    const revisions = await fx.store.listRevisions(scopeKey, SKILL);
+    const audit = await fx.store.listAudit(scopeKey, SKILL);
     const state = () => revisions.map((r) => `${r.id} ${r.status} ${r.history.map((h) => `${h.from}→${h.to}@${h.at}`).join(', ')}`).join('\n');
 
     // The pointer and the revision statuses agree: one active revision, the pointer's;
@@ -122,6 +112,6 @@ describe('20 concurrent approvals and rollbacks on one skill', () => {
       if (activated !== explained) problems.push(`${rev.id}: activated ${activated}, approve/rollback audited ${explained}`);
     }
     expect(problems, `${problems.join('\n')}\n--- revisions ---\n${state()}`).toEqual([]);
-    await expectPublished(store, { mode: 'app', app, key: scopeKey }, SKILL, pointer.revisionId);
+    await expectPublished(fx.store, { mode: 'app', app, key: scopeKey }, SKILL, pointer.revisionId);
   });
 });

@@ -1,29 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSkillStore, type SkillStore } from '../../activities/storage';
+import { describe, expect, it } from 'vitest';
 import { decideRevision } from '../../client/approvals';
 import { StateError } from '../../client/errors';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { rollbackSkill } from '../../client/rollback';
-import type { EvolutionConfig, SessionEvent } from '../../core';
-import { realServices, uniqueName } from '../support/infra';
+import type { SessionEvent } from '../../core';
+import { uniqueName } from '../support/infra';
 import { expectPublished } from '../support/published';
 import { exampleSession } from '../support/sessions';
-import { startMainWorker, type RunningWorker } from '../support/worker';
+import { useMainWorker } from '../support/worker';
 
 // Rollback end to end: learning jobs publish v1 (approved create), v2 and v3 (updates,
 // which the create_only human gate lets through), then the rollback workflow moves the
 // pointer back; agents (repository, SKILL.md, scope index) follow.
-let config: EvolutionConfig;
-let w: RunningWorker;
-let store: SkillStore;
-
-beforeAll(async () => {
-  const base = await realServices();
-  config = { ...base, governance: { ...base.governance, humanGate: 'create_only', approvalTimeoutMs: undefined, shadowMode: false } };
-  w = await startMainWorker(config);
-  store = createSkillStore(config.s3);
-});
-afterAll(async () => w?.stop());
+const fx = useMainWorker({ humanGate: 'create_only' });
 
 const SKILL = 'multi-city-weather-report';
 
@@ -43,9 +32,9 @@ function thirdSegment(before: SessionEvent[]): SessionEvent[] {
 /** Publishes v1, v2, v3 of the weather skill in a fresh app; returns their revision ids. */
 async function publishThreeVersions() {
   const app = uniqueName('app');
-  const deps = { client: w.client, store, config: w.config };
+  const deps = { client: fx.w.client, store: fx.store, config: fx.w.config };
   const session = { app, user: 'u1', sessionId: 's1' };
-  const run = async (events: SessionEvent[]) => waitForLearningJob(w.client, (await startLearningJob(deps, { ...session, events })).jobWorkflowId, { timeoutMs: 60_000 });
+  const run = async (events: SessionEvent[]) => waitForLearningJob(fx.w.client, (await startLearningJob(deps, { ...session, events })).jobWorkflowId, { timeoutMs: 60_000 });
 
   const first = await run(exampleSession('weather-report'));
   expect(first.revisions).toMatchObject([{ action: 'create', status: 'pending_approval', name: SKILL }]);
@@ -62,31 +51,31 @@ async function publishThreeVersions() {
   const v3 = third.revisions[0]!.revisionId;
 
   const scope = { mode: 'app' as const, app, key: first.scopeKey };
-  await expectPublished(store, scope, SKILL, v3);
+  await expectPublished(fx.store, scope, SKILL, v3);
   return { scope, deps, v1, v2, v3 };
 }
 
 describe('rollback', () => {
   it('to the latest archived revision, then to a chosen one; agents follow the pointer; every step audited', async () => {
     const { scope, v1, v2, v3 } = await publishThreeVersions();
-    const specs = Object.fromEntries(await Promise.all([v1, v2, v3].map(async (id) => [id, (await store.readRevision(scope.key, SKILL, id))!.spec!] as const)));
+    const specs = Object.fromEntries(await Promise.all([v1, v2, v3].map(async (id) => [id, (await fx.store.readRevision(scope.key, SKILL, id))!.spec!] as const)));
     // Three different published versions (the follow-up's re-run passes units; the third adds humidity).
     expect(specs[v1]!.steps.join('\n')).not.toMatch(/units/);
     expect(specs[v2]!.steps.join('\n')).toMatch(/units/);
     expect(specs[v3]!.steps.join('\n')).toMatch(/get_humidity/);
 
     // Default target: the most recently archived revision (v2).
-    const back = await rollbackSkill({ client: w.client, config: w.config }, { scopeKey: scope.key, skillId: SKILL, reviewer: 'carol', comment: 'v3 regressed' });
+    const back = await rollbackSkill({ client: fx.w.client, config: fx.w.config }, { scopeKey: scope.key, skillId: SKILL, reviewer: 'carol', comment: 'v3 regressed' });
     expect(back).toEqual({ skillId: SKILL, restoredRevisionId: v2, archivedRevisionId: v3 });
-    await expectPublished(store, scope, SKILL, v2);
+    await expectPublished(fx.store, scope, SKILL, v2);
 
     // A chosen revision (v1, not the latest archived one).
-    const chosen = await rollbackSkill({ client: w.client, config: w.config }, { scopeKey: scope.key, skillId: SKILL, targetRevisionId: v1, reviewer: 'dave' });
+    const chosen = await rollbackSkill({ client: fx.w.client, config: fx.w.config }, { scopeKey: scope.key, skillId: SKILL, targetRevisionId: v1, reviewer: 'dave' });
     expect(chosen).toEqual({ skillId: SKILL, restoredRevisionId: v1, archivedRevisionId: v2 });
-    await expectPublished(store, scope, SKILL, v1);
-    expect((await store.readActive(scope.key, SKILL))?.pointer.spec).toEqual(specs[v1]);
+    await expectPublished(fx.store, scope, SKILL, v1);
+    expect((await fx.store.readActive(scope.key, SKILL))?.pointer.spec).toEqual(specs[v1]);
 
-    const audit = await store.listAudit(scope.key, SKILL);
+    const audit = await fx.store.listAudit(scope.key, SKILL);
     const rollbacks = audit.filter((e) => e.action === 'rollback').map((e) => [e.revisionId, e.actor, e.reason]);
     expect(rollbacks).toEqual([
       [v2, 'carol', 'v3 regressed'],
@@ -99,9 +88,9 @@ describe('rollback', () => {
 
   it('refuses a target that is not archived, and a skill with no archived revision, with clear errors', async () => {
     const app = uniqueName('app');
-    const deps = { client: w.client, store, config: w.config };
+    const deps = { client: fx.w.client, store: fx.store, config: fx.w.config };
     const started = await startLearningJob(deps, { app, user: 'u1', sessionId: 's1', events: exampleSession('weather-report') });
-    const outcome = await waitForLearningJob(w.client, started.jobWorkflowId, { timeoutMs: 60_000 });
+    const outcome = await waitForLearningJob(fx.w.client, started.jobWorkflowId, { timeoutMs: 60_000 });
     const v1 = outcome.revisions[0]!.revisionId;
     const scope = { mode: 'app' as const, app, key: started.scopeKey };
 
@@ -110,7 +99,7 @@ describe('rollback', () => {
       new StateError(`revision ${v1} is pending_approval, not archived: only archived revisions can be rolled back to`),
     );
     await decideRevision(deps, v1, { decision: 'approve', reviewer: 'alice' });
-    const before = await store.readActive(scope.key, SKILL);
+    const before = await fx.store.readActive(scope.key, SKILL);
 
     // Only one revision ever published: nothing to go back to.
     await expect(rollbackSkill(deps, { scopeKey: scope.key, skillId: SKILL, reviewer: 'carol' })).rejects.toThrow(
@@ -123,8 +112,8 @@ describe('rollback', () => {
       new StateError(`skill no-such-skill has no revisions in ${scope.key}`),
     );
     // Nothing moved, nothing audited as a rollback.
-    expect(await store.readActive(scope.key, SKILL)).toEqual(before);
-    await expectPublished(store, scope, SKILL, v1);
-    expect((await store.listAudit(scope.key, SKILL)).filter((e) => e.action === 'rollback')).toEqual([]);
+    expect(await fx.store.readActive(scope.key, SKILL)).toEqual(before);
+    await expectPublished(fx.store, scope, SKILL, v1);
+    expect((await fx.store.listAudit(scope.key, SKILL)).filter((e) => e.action === 'rollback')).toEqual([]);
   });
 });

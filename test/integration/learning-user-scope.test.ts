@@ -1,32 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSkillStore, type SkillStore } from '../../activities/storage';
+import { describe, expect, it } from 'vitest';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { NotFoundError } from '../../client/errors';
 import { SkillRepository } from '../../client/skill-repository';
-import type { EvolutionConfig, Scope } from '../../core';
-import { realServices, uniqueName } from '../support/infra';
+import type { Scope } from '../../core';
+import { uniqueName } from '../support/infra';
 import { expectPublished } from '../support/published';
 import { exampleSession } from '../support/sessions';
-import { startMainWorker, type RunningWorker } from '../support/worker';
+import { useMainWorker } from '../support/worker';
 
-let w: RunningWorker;
-let store: SkillStore;
-
-beforeAll(async () => {
-  const base = await realServices();
-  const config: EvolutionConfig = { ...base, governance: { ...base.governance, humanGate: 'none', approvalTimeoutMs: undefined, shadowMode: false } };
-  w = await startMainWorker(config);
-  store = createSkillStore(config.s3);
-});
-afterAll(async () => w?.stop());
+const fx = useMainWorker({ humanGate: 'none' });
 
 const SKILL = 'multi-city-weather-report';
 
 async function learnAs(app: string, user: string) {
-  const deps = { client: w.client, store, config: w.config };
+  const deps = { client: fx.w.client, store: fx.store, config: fx.w.config };
   const started = await startLearningJob(deps, { app, user, sessionId: 's1', scopeMode: 'user', events: exampleSession('weather-report') });
   expect(started.scopeKey).toBe(`users/${app}/${user}`);
-  return { started, outcome: await waitForLearningJob(w.client, started.jobWorkflowId, { timeoutMs: 60_000 }) };
+  return { started, outcome: await waitForLearningJob(fx.w.client, started.jobWorkflowId, { timeoutMs: 60_000 }) };
 }
 
 describe("scope mode 'user'", () => {
@@ -36,18 +26,18 @@ describe("scope mode 'user'", () => {
     expect(a.outcome.revisions).toMatchObject([{ action: 'create', status: 'active', name: SKILL }]);
     const scopeA: Scope = { mode: 'user', app, user: 'A' };
     const scopeB: Scope = { mode: 'user', app, user: 'B' };
-    await expectPublished(store, { ...scopeA, key: a.started.scopeKey }, SKILL, a.outcome.revisions[0]!.revisionId);
+    await expectPublished(fx.store, { ...scopeA, key: a.started.scopeKey }, SKILL, a.outcome.revisions[0]!.revisionId);
 
-    const repoA = new SkillRepository(store, scopeA);
+    const repoA = new SkillRepository(fx.store, scopeA);
     expect((await repoA.list()).map((s) => [s.name, s.scopeKey])).toEqual([[SKILL, `users/${app}/A`]]);
-    const repoB = new SkillRepository(store, scopeB);
+    const repoB = new SkillRepository(fx.store, scopeB);
     expect(await repoB.list()).toEqual([]);
     await expect(repoB.load(SKILL)).rejects.toThrow(NotFoundError);
     // Nor does the skill leak into the broader scopes an agent of B also reads.
-    const repoBWide = new SkillRepository(store, [scopeB, { mode: 'app', app }, { mode: 'none' }]);
+    const repoBWide = new SkillRepository(fx.store, [scopeB, { mode: 'app', app }, { mode: 'none' }]);
     // (global is shared with other tests, so look for A's revision, not the name)
     expect((await repoBWide.list()).filter((s) => s.revisionId === a.outcome.revisions[0]!.revisionId || s.scopeKey === `apps/${app}`)).toEqual([]);
-    expect(await store.readActive(`apps/${app}`, SKILL)).toBeUndefined();
+    expect(await fx.store.readActive(`apps/${app}`, SKILL)).toBeUndefined();
 
     // B's identical session does not see A's skill as existing: B gets its own create.
     const b = await learnAs(app, 'B');
@@ -57,8 +47,8 @@ describe("scope mode 'user'", () => {
     expect((await repoB.list()).map((s) => [s.name, s.scopeKey, s.revisionId])).toEqual([[SKILL, `users/${app}/B`, b.outcome.revisions[0]!.revisionId]]);
 
     // A is untouched by B's publication.
-    await expectPublished(store, { ...scopeA, key: a.started.scopeKey }, SKILL, a.outcome.revisions[0]!.revisionId);
+    await expectPublished(fx.store, { ...scopeA, key: a.started.scopeKey }, SKILL, a.outcome.revisions[0]!.revisionId);
     expect(await repoA.refresh()).toBe(false);
-    expect((await store.listRevisions(a.started.scopeKey, SKILL)).map((r) => r.id)).toEqual([a.outcome.revisions[0]!.revisionId]);
+    expect((await fx.store.listRevisions(a.started.scopeKey, SKILL)).map((r) => r.id)).toEqual([a.outcome.revisions[0]!.revisionId]);
   });
 });

@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSkillStore, type SkillStore } from '../../activities/storage';
+import { describe, expect, it } from 'vitest';
 import { importUnmanagedSkill } from '../../client/import-skill';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { SkillRepository } from '../../client/skill-repository';
 import { renderSkillMarkdown } from '../../core';
-import { realServices, uniqueName } from '../support/infra';
+import { uniqueName } from '../support/infra';
 import { exampleSession } from '../support/sessions';
-import { startMainWorker, type RunningWorker } from '../support/worker';
+import { useMainWorker } from '../support/worker';
 
-let w: RunningWorker;
-let store: SkillStore;
-
-beforeAll(async () => {
-  const base = await realServices();
-  w = await startMainWorker({ ...base, governance: { ...base.governance, humanGate: 'none' } });
-  store = createSkillStore(base.s3);
-});
-afterAll(async () => w?.stop());
+const fx = useMainWorker({ humanGate: 'none' });
 
 describe('write isolation', () => {
   it('an unmanaged (hand-written) skill is visible for dedup but never updated', async () => {
@@ -28,21 +19,21 @@ describe('write isolation', () => {
       steps: ['Look up each city.', 'Fetch the forecast.'],
       pitfalls: [],
     });
-    const imported = await importUnmanagedSkill(store, { mode: 'app', app }, handWritten);
-    const before = await store.readActive(imported.scopeKey, imported.skillId);
+    const imported = await importUnmanagedSkill(fx.store, { mode: 'app', app }, handWritten);
+    const before = await fx.store.readActive(imported.scopeKey, imported.skillId);
 
-    const started = await startLearningJob({ client: w.client, store, config: w.config }, { app, user: 'u', sessionId: 's', events: exampleSession('weather-report') });
-    const outcome = await waitForLearningJob(w.client, started.jobWorkflowId);
+    const started = await startLearningJob({ client: fx.w.client, store: fx.store, config: fx.w.config }, { app, user: 'u', sessionId: 's', events: exampleSession('weather-report') });
+    const outcome = await waitForLearningJob(fx.w.client, started.jobWorkflowId);
 
     expect(outcome.status).toBe('reviewed');
     expect(outcome.revisions).toEqual([]);
     expect(outcome.dropped).toHaveLength(1);
     expect(outcome.dropped[0]).toMatchObject({ name: 'multi-city-weather-report' });
     expect(outcome.dropped[0]!.reason).toMatch(/outside the managed area/);
-    const after = await store.readActive(imported.scopeKey, imported.skillId);
+    const after = await fx.store.readActive(imported.scopeKey, imported.skillId);
     expect(after?.etag).toBe(before?.etag);
     expect(after?.pointer).toMatchObject({ managed: false, revisionId: imported.revisionId });
-    const loaded = await new SkillRepository(store, { mode: 'app', app }).load('multi-city-weather-report');
+    const loaded = await new SkillRepository(fx.store, { mode: 'app', app }).load('multi-city-weather-report');
     expect(loaded.markdown).toBe(handWritten);
   });
 });

@@ -1,8 +1,10 @@
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Runtime, DefaultLogger, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { afterAll, beforeAll } from 'vitest';
+import { createSkillStore, type SkillStore } from '../../activities/storage';
 import type { EvolutionConfig } from '../../core';
 import { createMainWorker, WORKFLOWS_PATH } from '../../workers/worker';
-import { uniqueName } from './infra';
+import { realServices, uniqueName } from './infra';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 let runtimeInstalled = false;
@@ -58,4 +60,27 @@ export async function startMainWorker(config: EvolutionConfig, opts: { taskQueue
       await connection.close();
     },
   };
+}
+
+export interface MainWorkerFixture {
+  w: RunningWorker;
+  store: SkillStore;
+  config: EvolutionConfig;
+}
+
+/**
+ * For a test file: the real main worker with these governance settings (on top of the
+ * defaults: no approval timeout, no shadow mode), and an S3 store; filled in beforeAll.
+ */
+export function useMainWorker(governance: Partial<EvolutionConfig['governance']> = {}): MainWorkerFixture {
+  const fx = {} as MainWorkerFixture;
+  beforeAll(async () => {
+    const base = await realServices();
+    fx.config = { ...base, governance: { ...base.governance, approvalTimeoutMs: undefined, shadowMode: false, ...governance } };
+    fx.w = await startMainWorker(fx.config);
+    fx.config = fx.w.config;
+    fx.store = createSkillStore(fx.config.s3);
+  });
+  afterAll(async () => fx.w?.stop());
+  return fx;
 }
