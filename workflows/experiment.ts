@@ -15,7 +15,7 @@
  * child workflows (one per batch) that fan out to the evaluator task queue and write
  * the full records to S3; the experiment sees scores only.
  */
-import { ApplicationFailure, continueAsNew, defineQuery, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, continueAsNew, defineQuery, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import {
   completedResult,
@@ -149,6 +149,7 @@ export async function experimentWorkflow(input: ExperimentWorkflowInput): Promis
   try {
     searched = await withDeadline(context.deadlineMs, () => runSearch(holder!));
   } catch (e) {
+    if (isCancellation(e)) throw e; // the experiment itself was cancelled: end as cancelled
     await flush();
     const failed = failedResult(context.experimentId, holder.state, { stopReason: 'error', error: failureMessage(e) });
     return finish(report(failed, notSubmitted('the experiment failed: nothing was submitted')));

@@ -21,7 +21,9 @@ let stale: Submitted & { newer: string; etagBefore: string };
 /**
  * Both experiments run first, in real time, through a client that does not unlock time
  * skipping, so the approvals' 72 h timers stay pending until a test awaits one of them
- * through the time-skipping client (the server then skips to the timer).
+ * through the time-skipping client (the server then skips to the timer). Running an
+ * experiment after a skip left this test server's time locked when awaited next, hence
+ * no experiment runs between the two awaits.
  */
 beforeAll(async () => {
   h = await startTimeSkipping((c) => ({ ...c, governance: { ...c.governance, approvalTimeoutMs: APPROVAL_TIMEOUT_MS } }));
