@@ -11,9 +11,13 @@ import { SkillRepository } from '../client/skill-repository';
 import { SkillLoadTool } from '../client/skill-load-tool';
 import { scopeMetrics } from '../client/metrics';
 import { approvalWorkflowId } from '../core/governance';
+import { makeWeatherDataset, parseSkillMarkdown } from '../core';
+import { putDataset, runExperiment } from '../client/optimization';
+import { reportText } from '../client/cli/commands/optimize';
+import { createEvaluatorWorker } from '../workers/evaluator';
 import { infraEnv, infraUp } from '../infra';
 import { decideSignal, approvalWorkflow } from '../workflows';
-import { startMainWorker } from '../test/support/worker';
+import { startMainWorker } from '../workers/in-process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../infra/paths';
@@ -83,7 +87,37 @@ async function main() {
     const restored = await repo.load(held.name);
     console.log(`   agents load revision ${restored.revisionId}${restored.revisionId === held.revisionId ? ' (the approved first version)' : ''}`);
 
-    step(6, 'Governance counters and the audit trail');
+    step(6, 'Offline optimization: a GEPA experiment improves the skill on a frozen dataset (simulated weather tasks with injected timeouts)');
+    const evaluator = await createEvaluatorWorker({ config: worker.config, taskQueue: `${worker.taskQueue}-evaluator` });
+    const evaluatorRunning = evaluator.worker.run();
+    try {
+      const { dataset } = await putDataset(store, makeWeatherDataset({ seed: 7, feedback: 12, validation: 12, holdout: 12, criticalEvery: 4, id: 'weather-demo' }));
+      console.log(`   dataset ${dataset.id}@${dataset.version}: ${dataset.feedback.length} feedback / ${dataset.validation.length} validation / ${dataset.holdout.length} holdout cases (frozen in S3)`);
+      const seed = (await repo.load(held.name)).markdown;
+      console.log(`   seed: the active "${held.name}" (${restored.revisionId}); evaluator worker on its own task queue`);
+      const report = await runExperiment(deps, {
+        seed: parseSkillMarkdown(seed),
+        datasetRef: { id: dataset.id, version: dataset.version },
+        scope,
+        skillId: held.skillId,
+        parentRevisionId: 'active',
+        submit: true,
+        options: { maxIterations: 10, randomSeed: 7, evaluatorTaskQueue: evaluator.taskQueue },
+      });
+      console.log(indent(reportText(report)));
+      const submitted = report.submission?.revisionId;
+      if (submitted) {
+        const view = await showRevision(store, submitted);
+        console.log(`   the winner waits for a person: ${view.revision.status} (approve with: npx evolution approve ${submitted} --reviewer you)`);
+        console.log(indent(view.diff.split('\n').filter((l) => /^[+-] |^[+-]\d|^[+-]- /.test(l)).slice(0, 12).join('\n')));
+        console.log(`   agents still load ${(await repo.load(held.name)).revisionId} until it is approved`);
+      }
+    } finally {
+      evaluator.worker.shutdown();
+      await evaluatorRunning;
+    }
+
+    step(7, 'Governance counters and the audit trail');
     const m = await scopeMetrics(store, first.scopeKey);
     console.log(`   ${Object.entries(m).map(([k, v]) => `${k}=${v}`).join(', ')}`);
     for (const e of await store.listAudit(first.scopeKey, held.skillId)) console.log(`   ${e.at}  ${e.action.padEnd(14)} ${e.revisionId} by ${e.actor}${e.reason ? `: ${e.reason}` : ''}`);

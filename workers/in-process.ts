@@ -1,0 +1,63 @@
+import { Client, Connection } from '@temporalio/client';
+import { bundleWorkflowCode, NativeConnection, Runtime, DefaultLogger, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { EvolutionConfig } from '../core';
+import { createMainWorker, WORKFLOWS_PATH } from './worker';
+import { randomUUID } from 'node:crypto';
+
+let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+let runtimeInstalled = false;
+
+/** The workflow bundle, built once per process (bundling takes seconds). */
+export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  quietRuntime();
+  return (bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') }));
+}
+
+/** Worker logs at WARN: the demo and tests print what matters, not every state change. */
+export function quietRuntime(): void {
+  if (!runtimeInstalled) {
+    runtimeInstalled = true;
+    try {
+      Runtime.install({ logger: new DefaultLogger('WARN') });
+    } catch {
+      /* already installed by another helper in this process */
+    }
+  }
+}
+
+export interface RunningWorker {
+  client: Client;
+  taskQueue: string;
+  config: EvolutionConfig;
+  worker: Worker;
+  stop(): Promise<void>;
+}
+
+/**
+ * The main worker inside this process (real activities: S3, openai), on a task queue of
+ * its own, plus a client for it. Used by the demo and the tests; production runs
+ * `evolution worker` instead.
+ */
+export async function startMainWorker(config: EvolutionConfig, opts: { taskQueue?: string } = {}): Promise<RunningWorker> {
+  const taskQueue = opts.taskQueue ?? `tq-${randomUUID().slice(0, 8)}`;
+  const cfg: EvolutionConfig = { ...config, temporal: { ...config.temporal, taskQueue } };
+  quietRuntime();
+  const nativeConnection = await NativeConnection.connect({ address: cfg.temporal.address });
+  const { worker } = await createMainWorker({ config: cfg, connection: nativeConnection, workflowBundle: await workflowBundle(), taskQueue });
+  const running = worker.run();
+  const connection = await Connection.connect({ address: cfg.temporal.address });
+  const client = new Client({ connection, namespace: cfg.temporal.namespace });
+  return {
+    client,
+    taskQueue,
+    config: cfg,
+    worker,
+    async stop() {
+      worker.shutdown();
+      await running;
+      await nativeConnection.close();
+      await connection.close();
+    },
+  };
+}
+
