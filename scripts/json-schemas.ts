@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApprovalDecisionSchema, ExperimentRequestSchema, LearningJobRequestSchema, RollbackRequestSchema, SegmentSchema, SessionEventsSchema } from '../core';
+import { ApprovalDecisionSchema, EvaluateActivityInputSchema, EvaluateActivityOutputSchema, ExperimentRequestSchema, LearningJobRequestSchema, RollbackRequestSchema, SegmentSchema, SessionEventsSchema } from '../core';
 
 /**
  * The JSON Schemas we publish (generated from the zod schemas) so platforms in any
@@ -23,7 +23,17 @@ export const PUBLISHED_SCHEMAS: Record<string, { schema: z.ZodType; title: strin
     description: 'Signal `decide` or update `decideWithAnswer` of workflow `approvalWorkflow` (id approval/{revisionId}).',
   },
   'rollback-request': { schema: RollbackRequestSchema, title: 'RollbackRequest', description: 'Input of workflow `rollbackWorkflow`.' },
-  'experiment-request': { schema: ExperimentRequestSchema, title: 'ExperimentRequest', description: 'Input of the GEPA experiment workflow (`evolution optimize --request FILE`).' },
+  'experiment-request': {
+    schema: ExperimentRequestSchema,
+    title: 'ExperimentRequest',
+    description: 'The request of a GEPA experiment (`evolution optimize --request FILE`). Workflow `experimentWorkflow` (id experiment/{experimentId}) takes one argument {"request": ExperimentRequest}.',
+  },
+  'evaluate-activity-input': {
+    schema: EvaluateActivityInputSchema,
+    title: 'EvaluateActivityInput',
+    description: 'What the evaluator activity `evaluateCandidate` receives on the evaluator task queue (see docs/evaluator-contract.md).',
+  },
+  'evaluate-activity-output': { schema: EvaluateActivityOutputSchema, title: 'EvaluateActivityOutput', description: 'What the evaluator activity returns: one evaluation per case, score finite in [0,1].' },
 };
 
 export function renderSchema(name: string): string {
