@@ -1,0 +1,79 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { infraEnv } from '../../infra';
+import { REPO_ROOT } from '../../infra/paths';
+import { uniqueName } from '../support/infra';
+import { useMainWorker } from '../support/worker';
+
+const run = promisify(execFile);
+const fx = useMainWorker({ humanGate: 'create_only' });
+
+/** Runs `npx evolution …` as a user would (bin/evolution.js), against the same worker. */
+async function evolution(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [join(REPO_ROOT, 'bin', 'evolution.js'), ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...infraEnv(), EVOLUTION_TASK_QUEUE: fx.w.taskQueue, ...env },
+      timeout: 120_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+describe('evolution CLI (learning and approvals)', () => {
+  it('learn --wait, pending, show, approve, skills; a second approval fails with a clear error', async () => {
+    const app = uniqueName('cli');
+    const learned = await evolution(['learn', '--app', app, '--user', 'u', '--session', 's1', '--events', 'examples/sessions/weather-report.json', '--wait', '--json']);
+    expect(learned.code).toBe(0);
+    const outcome = JSON.parse(learned.stdout).outcome;
+    expect(outcome.status).toBe('reviewed');
+    const revisionId: string = outcome.revisions[0].revisionId;
+    expect(outcome.revisions[0].status).toBe('pending_approval');
+
+    const pending = await evolution(['pending', '--app', app, '--json']);
+    expect(JSON.parse(pending.stdout).map((r: { id: string }) => r.id)).toEqual([revisionId]);
+
+    const shown = await evolution(['show', revisionId]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('gates:');
+    expect(shown.stdout).toMatch(/human\s+held: policy "create_only" holds new skills/);
+    expect(shown.stdout).toContain('+++ candidate/SKILL.md');
+
+    const approved = await evolution(['approve', revisionId, '--reviewer', 'maria', '--comment', 'ok']);
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toContain(`${revisionId}: approved by maria; status now active`);
+    const again = await evolution(['reject', revisionId, '--reviewer', 'bob']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`revision ${revisionId} is not waiting for approval: it is active by maria`);
+
+    const skills = await evolution(['skills', '--app', app, '--json']);
+    expect(JSON.parse(skills.stdout).map((s: { name: string }) => s.name)).toEqual(['multi-city-weather-report']);
+    const skill = await evolution(['skill', 'multi-city-weather-report', '--app', app]);
+    expect(skill.stdout).toContain('## Steps');
+  });
+
+  it('bad input: a malformed events file, a missing flag, an invalid configuration value', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-'));
+    const bad = join(dir, 'events.json');
+    writeFileSync(bad, JSON.stringify([{ role: 'robot', content: 'beep' }]));
+    const malformed = await evolution(['learn', '--app', 'a', '--user', 'u', '--session', 's', '--events', bad]);
+    expect(malformed.code).toBe(1);
+    expect(malformed.stderr).toContain('invalid learning job request');
+    expect(malformed.stderr).toContain('events[0].role');
+
+    const missing = await evolution(['learn', '--user', 'u', '--session', 's', '--events', bad]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--app is required');
+
+    const config = await evolution(['pending', '--app', 'a'], { EVOLUTION_MIN_TOOL_CALLS: 'four' });
+    expect(config.code).toBe(1);
+    expect(config.stderr).toContain('EVOLUTION_MIN_TOOL_CALLS="four": must be an integer');
+  });
+});
