@@ -13,7 +13,7 @@ import { scopeMetrics } from '../client/metrics';
 import { approvalWorkflowId } from '../core/governance';
 import { makeWeatherDataset, parseSkillMarkdown } from '../core';
 import { putDataset, runExperiment } from '../client/optimization';
-import { reportText } from '../client/cli/commands/optimize';
+import { reportText } from '../client/cli/format-experiment';
 import { createEvaluatorWorker } from '../workers/evaluator';
 import { infraEnv, infraUp } from '../infra';
 import { decideSignal, approvalWorkflow } from '../workflows';
