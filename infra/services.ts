@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
@@ -116,6 +117,14 @@ const s3: ServiceDefinition = {
   },
 };
 
+/** Fingerprint of the model server's sources: a running server from older code is restarted. */
+function modelServerBuild(): string {
+  const dir = join(REPO_ROOT, 'infra', 'model-server');
+  const hash = createHash('sha256');
+  for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts')).sort()) hash.update(f).update(readFileSync(join(dir, f)));
+  return hash.digest('hex').slice(0, 16);
+}
+
 const model: ServiceDefinition = {
   name: 'model',
   async start() {
@@ -123,14 +132,18 @@ const model: ServiceDefinition = {
     const logFile = join(stateDir(), 'logs', 'model-server.log');
     const tsx = join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
     if (!existsSync(tsx)) throw new Error('node_modules is missing: run npm ci first');
-    const pid = startDetached(process.execPath, [tsx, join(REPO_ROOT, 'infra', 'model-server', 'main.ts'), '--host', '127.0.0.1', '--port', String(port)], { logFile, cwd: REPO_ROOT });
+    const pid = startDetached(process.execPath, [tsx, join(REPO_ROOT, 'infra', 'model-server', 'main.ts'), '--host', '127.0.0.1', '--port', String(port)], {
+      logFile,
+      cwd: REPO_ROOT,
+      env: { ...process.env, MODEL_SERVER_BUILD: modelServerBuild() },
+    });
     const state: ServiceState = { name: 'model', pid, ports: { http: port }, endpoint: `http://127.0.0.1:${port}/v1`, logFile, startedAt: new Date().toISOString() };
     await waitUntil('local model server', () => this.healthy(state), 60_000, pid);
     return state;
   },
   async healthy(state) {
     const res = await fetch(`http://127.0.0.1:${state.ports.http}/health`, { signal: AbortSignal.timeout(2000) });
-    return res.ok;
+    return res.ok && ((await res.json()) as { build?: string }).build === modelServerBuild();
   },
 };
 

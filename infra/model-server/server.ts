@@ -50,7 +50,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     // Accept both `${url}/v1/...` and `${url}/...`, so a base URL without /v1 still works.
     const apiPath = path.startsWith('/v1/') ? path.slice(3) : path;
 
-    if (path === '/health') return allow(method, ['GET'], () => sendJson(res, 200, { ok: true }));
+    if (path === '/health') return allow(method, ['GET'], () => sendJson(res, 200, { ok: true, build: process.env.MODEL_SERVER_BUILD ?? 'dev' }));
     if (apiPath === '/models') return allow(method, ['GET'], () => sendJson(res, 200, { object: 'list', data: LISTED_MODELS.map(modelObject) }));
     if (apiPath.startsWith('/models/')) {
       return allow(method, ['GET'], () => sendJson(res, 200, modelObject(decodeURIComponent(apiPath.slice('/models/'.length)))));
@@ -69,7 +69,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       if (method === 'GET') return sendJson(res, 200, stats.snapshot());
       if (method === 'DELETE') {
         stats.reset();
-        return sendJson(res, 200, { ok: true });
+        return sendJson(res, 200, { ok: true, build: process.env.MODEL_SERVER_BUILD ?? 'dev' });
       }
       throw methodNotAllowed(method, ['GET', 'DELETE']);
     }
