@@ -330,7 +330,7 @@ describe('protocol', () => {
   });
 
   it('serves health and models, and rejects malformed requests with an OpenAI-style 400', async () => {
-    expect((await control('GET', '/health')).body).toEqual({ ok: true });
+    expect((await control('GET', '/health')).body).toEqual({ ok: true, build: 'dev' });
     const models = await client.models.list();
     expect(models.data.map((m) => m.id)).toContain('evolution-local-reviewer');
 
@@ -373,7 +373,7 @@ describe('CLI', () => {
       expect(match).not.toBeNull();
       expect(Number(match![2])).toBeGreaterThan(0);
       const health = await fetch(`${match![1]}/health`);
-      expect(await health.json()).toEqual({ ok: true });
+      expect(await health.json()).toEqual({ ok: true, build: 'dev' });
 
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
