@@ -105,10 +105,24 @@ export function publisherActivities({ store }: { store: SkillStore }) {
   async function publishRevision(input: PublishInput): Promise<PublishResult> {
     return withStoreErrors(async () => {
       const rev = await mustRead(input.revision);
+      const staleEarlier = rev.history.find((h) => h.to === 'rejected' && h.at === input.at && h.reason.startsWith('stale parent'));
+      if (staleEarlier) {
+        // This operation already found the parent stale; a retry only completes its audit.
+        await audit(rev, 'stale_parent', input.at, input.actor, staleEarlier.reason, 'rejected');
+        return { status: 'rejected', outcome: 'stale_parent' };
+      }
       if (rev.status === 'rejected') throw ApplicationFailure.nonRetryable(`revision ${rev.id} was rejected and cannot be published`, NON_RETRYABLE.store);
+      // A retry of an attempt that already published must not write the pointer again: a
+      // newer publication may have replaced this revision since (it is archived then; a
+      // held or pending revision can only become archived by having been active).
+      const publishedEarlier = rev.status === 'archived' || rev.history.some((h) => h.to === 'active' && h.at === input.at);
+      if (rev.status === 'archived') {
+        await audit(rev, rev.action === 'delete' ? 'delete' : input.auditAction, input.at, input.actor, input.reason, 'active');
+        return { status: 'archived', outcome: 'published' };
+      }
       const stale = await retryOnConflict(async () => {
         const current = await store.readActive(rev.scopeKey, rev.skillId);
-        if (current?.pointer.revisionId === rev.id) return undefined;
+        if (publishedEarlier || current?.pointer.revisionId === rev.id) return undefined;
         if (input.requireParentId !== undefined) {
           const activeId = isLivePointer(current?.pointer) ? current!.pointer.revisionId : undefined;
           if (activeId !== input.requireParentId) return activeId ?? 'none';
@@ -118,8 +132,8 @@ export function publisherActivities({ store }: { store: SkillStore }) {
       });
       if (stale !== undefined) {
         const reason = `stale parent: the active revision is ${stale}, the submission was based on ${input.requireParentId}`;
-        await store.transitionRevision(input.revision, { to: 'rejected', reason, at: input.at });
         await audit(rev, 'stale_parent', input.at, input.actor, reason, 'rejected');
+        await store.transitionRevision(input.revision, { to: 'rejected', reason, at: input.at });
         return { status: 'rejected', outcome: 'stale_parent' };
       }
       const human: HumanReport | undefined =

@@ -1,4 +1,5 @@
 import { ActivityFailure, log, ParentClosePolicy, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities';
 import { approvalWorkflowId, planRevisions, type JobOutcome, type RevisionSummary } from '../core/governance';
 import type { Segment } from '../core';
@@ -77,12 +78,17 @@ export async function learningJobWorkflow({ segment }: LearningJobInput): Promis
       const r = await storage.publishRevision({ revision: ref, actor: 'evolution', reason: revision.shadowBypassed ? 'shadow mode: published despite gate verdicts' : 'all gates passed', at: new Date().toISOString(), auditAction: 'promote' });
       status = r.status;
     } else if (status === 'pending_approval') {
-      await startChild(approvalWorkflow, {
-        workflowId: approvalWorkflowId(revision.id),
-        args: [{ revision: ref, timeoutMs: governance.approvalTimeoutMs, source: 'reviewer' }],
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-        searchAttributes: { EvolutionRevisionId: [revision.id], EvolutionSkillId: [revision.skillId], EvolutionScopeKey: [revision.scopeKey], EvolutionKind: ['approval'] },
-      });
+      try {
+        await startChild(approvalWorkflow, {
+          workflowId: approvalWorkflowId(revision.id),
+          args: [{ revision: ref, timeoutMs: governance.approvalTimeoutMs, source: 'reviewer' }],
+          parentClosePolicy: ParentClosePolicy.ABANDON,
+          searchAttributes: { EvolutionRevisionId: [revision.id], EvolutionSkillId: [revision.skillId], EvolutionScopeKey: [revision.scopeKey], EvolutionKind: ['approval'] },
+        });
+      } catch (err) {
+        // A re-run job (reset) finds its revision already waiting: that is the state we want.
+        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      }
     }
     revisions.push({ revisionId: revision.id, skillId: revision.skillId, name: revision.spec?.name ?? revision.skillId, action: revision.action, status, shadowBypassed: revision.shadowBypassed, reasons: revision.gates.flatMap((g) => g.reasons).concat(revision.human?.reasons ?? []) });
   }

@@ -71,6 +71,8 @@ export function submissionActivities({ store }: { store: SkillStore }) {
       const revisionId = revisionIdFor(submissionJobId(input.experimentId), 0);
       return withStoreErrors(async () => {
         const stored = await store.readRevision(scopeKey, input.skillId, revisionId);
+        // A retry after the revision was stored: make sure its audit trail was written too (idempotent).
+        if (stored) await recorder.recordRevision({ revision: stored });
         if (stored) return { status: stored.status === 'rejected' ? 'rejected' : 'submitted', reason: `revision ${revisionId} is ${stored.status}`, scopeKey, revisionId, revisionStatus: stored.status };
 
         const active = await store.readActive(scopeKey, input.skillId);
