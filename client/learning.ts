@@ -1,6 +1,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import {
   LearningJobRequestSchema,
+  redactSessionEvents,
   SessionEventsSchema,
   scopeKey as scopeKeyOf,
   sha256Hex,
@@ -38,7 +39,8 @@ export async function startLearningJob(
   } catch (e) {
     throw new InputError(`invalid scope: ${(e as Error).message}`);
   }
-  const payloadRef = req.payloadRef ?? (await deps.store.putPayload(JSON.stringify(req.events)));
+  // Credentials never reach storage: the stored events are redacted (a given payloadRef is the platform's own).
+  const payloadRef = req.payloadRef ?? (await deps.store.putPayload(JSON.stringify(redactSessionEvents(req.events ?? []))));
   const eventCount = req.events?.length ?? (await countEvents(deps.store, payloadRef));
   const segmentId = sha256Hex(`${scopeKey}\n${req.sessionId}\n${payloadRef.sha256}\n${JSON.stringify(req.outcome ?? null)}`).slice(0, 32);
   const segment: Segment = { app: req.app, user: req.user, sessionId: req.sessionId, scopeMode, scopeKey, outcome: req.outcome, payloadRef, eventCount, segmentId };

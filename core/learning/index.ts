@@ -6,3 +6,4 @@ export * from './reconcile';
 export * from './gates';
 export * from './revision-id';
 export * from './diff';
+export * from './redact-events';
