@@ -25,11 +25,7 @@ import { whileHeartbeating } from './heartbeat';
 import { reviewerMessages } from './llm/reviewer-prompt';
 import { structuredCompletion } from './llm/structured-call';
 import type OpenAI from 'openai';
-import { scopePrefix, type SkillStore } from './storage';
-import { safeSegment } from '../core';
-
-/** Where a job's outcome is kept (the job id contains slashes, so it becomes a hashed segment). */
-export const jobOutcomeKey = (scopeKey: string, jobId: string) => `${scopePrefix(scopeKey)}jobs/${safeSegment(jobId)}.json`;
+import { jobOutcomeKey, type SkillStore } from './storage';
 
 export interface PreparedReview {
   scope: Scope;
@@ -86,7 +82,7 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
 
         const events = await loadSegmentEvents(segment);
         const stored = await store.readCursor(key, segment.sessionId);
-        const { delta, nextCursor } = deltaAfterCursor(events, stored ? { lastReviewedAt: stored.lastReviewedAt, lastEventCount: stored.lastEventCount } : {});
+        const { delta, nextCursor } = deltaAfterCursor(events, stored ?? {});
         const policy = shouldReview(buildReviewContext(delta, { precededBy: turnBefore(events, delta) }), { minToolCalls });
         const existingSkills = boundExistingSkills(await loadExistingSkills(store, key));
         let transcriptRef: PayloadRef | undefined;

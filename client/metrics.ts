@@ -1,5 +1,5 @@
 import type { Revision } from '../core';
-import { mapLimit, type SkillStore } from '../activities/storage';
+import { jobOutcomesPrefix, mapLimit, type SkillStore } from '../activities/storage';
 
 /** Governance counters of one scope, derived from the stored revisions (the source of truth). */
 export interface GovernanceMetrics {
@@ -41,7 +41,7 @@ export async function scopeMetrics(store: SkillStore, scopeKey: string): Promise
 }
 
 async function droppedCount(store: SkillStore, scopeKey: string): Promise<number> {
-  const keys = (await store.objects.list(`scopes/${scopeKey}/jobs/`)).filter((k) => k.endsWith('.json'));
+  const keys = (await store.objects.list(jobOutcomesPrefix(scopeKey))).filter((k) => k.endsWith('.json'));
   const texts = await mapLimit(keys, 8, (k) => store.objects.getText(k));
   return texts.reduce((n, t) => {
     if (!t || t.notModified) return n;

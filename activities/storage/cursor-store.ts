@@ -1,20 +1,20 @@
 import { z } from 'zod';
+import { ReviewCursorSchema } from '../../core';
 import { retryOnConflict } from './cas-retry';
 import { parseInput } from './input';
 import { cursorKey } from './keys';
 import type { ObjectStore } from './object-store';
 
-/** S3 mirror of a session's review cursor (the session workflow owns the real one). */
-export const ReviewCursorSchema = z.object({
-  lastReviewedAt: z.string().optional(),
+/** S3 mirror of a session's review cursor (core's cursor plus the job time that wrote it). */
+export const StoredCursorSchema = ReviewCursorSchema.extend({
   lastEventCount: z.number().int().nonnegative(),
   updatedAt: z.string(),
 });
-export type ReviewCursor = z.infer<typeof ReviewCursorSchema>;
+export type StoredCursor = z.infer<typeof StoredCursorSchema>;
 
 export function cursorStore(objects: ObjectStore) {
-  async function readCursor(scopeKey: string, sessionId: string): Promise<ReviewCursor | undefined> {
-    return (await objects.getJson(cursorKey(scopeKey, sessionId), ReviewCursorSchema))?.value;
+  async function readCursor(scopeKey: string, sessionId: string): Promise<StoredCursor | undefined> {
+    return (await objects.getJson(cursorKey(scopeKey, sessionId), StoredCursorSchema))?.value;
   }
 
   /**
@@ -24,11 +24,11 @@ export function cursorStore(objects: ObjectStore) {
    * run in order, so it orders cursors; the event count may legitimately shrink (a
    * platform that restarts a session's event list). Returns what is stored afterwards.
    */
-  async function writeCursor(scopeKey: string, sessionId: string, input: z.input<typeof ReviewCursorSchema>): Promise<ReviewCursor> {
-    const cursor = parseInput(ReviewCursorSchema, input, `review cursor of session ${sessionId}`);
+  async function writeCursor(scopeKey: string, sessionId: string, input: z.input<typeof StoredCursorSchema>): Promise<StoredCursor> {
+    const cursor = parseInput(StoredCursorSchema, input, `review cursor of session ${sessionId}`);
     const key = cursorKey(scopeKey, sessionId);
     return retryOnConflict(async () => {
-      const stored = await objects.getJson(key, ReviewCursorSchema);
+      const stored = await objects.getJson(key, StoredCursorSchema);
       if (stored && isLater(stored.value.updatedAt, cursor.updatedAt)) return stored.value;
       if (stored) await objects.putIfMatch(key, cursor, stored.etag);
       else await objects.putCreateOnly(key, cursor);

@@ -50,6 +50,10 @@ export const publishedKey = (scopeKey: string, skillId: string) => `${scopePrefi
 export const scopeIndexKey = (scopeKey: string) => `${scopePrefix(scopeKey)}index.json`;
 export const cursorKey = (scopeKey: string, sessionId: string) => `${scopePrefix(scopeKey)}sessions/${safeSegment(sessionId)}/cursor.json`;
 
+export const jobOutcomesPrefix = (scopeKey: string) => `${scopePrefix(scopeKey)}jobs/`;
+/** The job id contains slashes, so it becomes a hashed segment. */
+export const jobOutcomeKey = (scopeKey: string, jobId: string) => `${jobOutcomesPrefix(scopeKey)}${safeSegment(jobId)}.json`;
+
 export const experimentPrefix = (experimentId: string) => `experiments/${safeSegment(experimentId)}/`;
 export const experimentKey = (experimentId: string) => `${experimentPrefix(experimentId)}experiment.json`;
 export const experimentRecordsPrefix = (experimentId: string) => `${experimentPrefix(experimentId)}records/`;
