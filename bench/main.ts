@@ -1,0 +1,41 @@
+/**
+ * `npm run bench [-- NAME ...] [--json FILE]`: runs the named benchmarks (all when none is
+ * named) against the local services and prints each figure as a ratio to a baseline
+ * measured in the same invocation (interleaved, repeated, with the spread).
+ *
+ * A benchmark is a module `bench/NAME.ts` that exports `run(ctx): Promise<BenchFigures>`.
+ * It is a measurement, not a test: nothing here asserts a time.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { infraEnv, infraUp } from '../infra';
+import type { BenchContext, BenchFigures } from './support/types';
+
+export const BENCHMARKS = ['scale', 'throughput', 'start-up', 'gepa'] as const;
+
+async function main(argv: string[]): Promise<number> {
+  const jsonAt = argv.indexOf('--json');
+  const jsonFile = jsonAt >= 0 ? argv[jsonAt + 1] : undefined;
+  if (jsonAt >= 0 && !jsonFile) throw new Error('--json needs a file path');
+  const names = argv.filter((a, i) => !a.startsWith('--') && (jsonAt < 0 || i !== jsonAt + 1));
+  const unknown = names.filter((n) => !(BENCHMARKS as readonly string[]).includes(n));
+  if (unknown.length) throw new Error(`unknown benchmark(s): ${unknown.join(', ')} (known: ${BENCHMARKS.join(', ')})`);
+  const selected = names.length ? names : [...BENCHMARKS];
+
+  const state = await infraUp({ log: (l) => console.error(`[infra] ${l}`) });
+  Object.assign(process.env, infraEnv(state));
+  const ctx: BenchContext = { log: (line) => console.log(line) };
+  const results: Record<string, BenchFigures> = {};
+  for (const name of selected) {
+    console.log(`\n== bench ${name} ==`);
+    const mod = (await import(join(__dirname, `${name}.ts`))) as { run(ctx: BenchContext): Promise<BenchFigures> };
+    results[name] = await mod.run(ctx);
+  }
+  if (jsonFile) writeFileSync(jsonFile, JSON.stringify({ at: new Date().toISOString(), results }, null, 2));
+  return 0;
+}
+
+main(process.argv.slice(2)).then((code) => process.exit(code), (e) => {
+  console.error(`bench: ${(e as Error).stack ?? e}`);
+  process.exit(1);
+});
