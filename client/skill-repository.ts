@@ -140,7 +140,7 @@ export class SkillRepository {
 
 function describe(e: unknown): string {
   const err = e as { name?: string; code?: string; message?: string };
-  return [err.code ?? err.name, err.message].filter(Boolean).join(': ').slice(0, 200);
+  return (err.code ?? [err.name, err.message].filter(Boolean).join(': ')).slice(0, 200);
 }
 
 /** host:port of a failed connection, from the Node network error (the SDK keeps it). */
