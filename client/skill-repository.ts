@@ -1,4 +1,4 @@
-import { isLivePointer, renderSkillMarkdown, scopeKey as scopeKeyOf, type Scope } from '../core';
+import { isLivePointer, renderSkillMarkdown, scopeKey as scopeKeyOf, type Scope, type SkillSpec } from '../core';
 import type { ScopeIndexEntry, SkillStore } from '../activities/storage';
 import { NotFoundError, ServiceUnavailableError } from './errors';
 
@@ -13,6 +13,8 @@ export interface SkillSummary {
 export interface LoadedSkill extends SkillSummary {
   /** The published SKILL.md. */
   markdown: string;
+  /** Its structured form (what an experiment request takes as `seed`), managed or imported alike. */
+  spec: SkillSpec;
 }
 
 interface ScopeCache {
@@ -50,7 +52,7 @@ export class SkillUnavailableError extends Error {
 export class SkillRepository {
   private readonly scopeKeys: string[];
   private readonly cache = new Map<string, ScopeCache>();
-  private readonly bodies = new Map<string, string>(); // revisionId → SKILL.md
+  private readonly bodies = new Map<string, { markdown: string; spec: SkillSpec }>(); // by revisionId
   private loaded = false;
   private lastError?: string;
 
@@ -117,7 +119,7 @@ export class SkillRepository {
     const summary = (await this.list()).find((s) => s.name.toLowerCase() === wanted || s.skillId === nameOrId);
     if (!summary) throw new NotFoundError(`no published skill named "${nameOrId}"`);
     const cached = this.bodies.get(summary.revisionId);
-    if (cached) return { ...summary, markdown: cached };
+    if (cached) return { ...summary, ...cached };
     let published: Awaited<ReturnType<SkillStore['readPublished']>>;
     let active: Awaited<ReturnType<SkillStore['readActive']>>;
     try {
@@ -133,8 +135,8 @@ export class SkillRepository {
     if (!isLivePointer(pointer)) throw new NotFoundError(`skill "${nameOrId}" is no longer published`);
     const expected = renderSkillMarkdown(pointer.spec);
     if (markdown !== expected) markdown = expected;
-    this.bodies.set(pointer.revisionId, markdown);
-    return { ...summary, revisionId: pointer.revisionId, markdown };
+    this.bodies.set(pointer.revisionId, { markdown, spec: pointer.spec });
+    return { ...summary, revisionId: pointer.revisionId, markdown, spec: pointer.spec };
   }
 }
 
