@@ -59,6 +59,15 @@ export async function ensureReachable(config: EvolutionConfig, kinds: ServiceKin
   if (first) throw first;
 }
 
+/** A transport failure or a server error: the service may well answer again later. */
+export function isTransientServiceError(error: unknown): boolean {
+  for (let e = error as { code?: string; name?: string; $metadata?: { httpStatusCode?: number }; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e.code && NETWORK_CODES.has(e.code)) return true;
+    if (e.name === 'TimeoutError' || e.name === 'RequestTimeout' || (e.$metadata?.httpStatusCode ?? 0) >= 500) return true;
+  }
+  return false;
+}
+
 /**
  * The one-line explanation for a raw network error (e.g. `connect ECONNREFUSED
  * 127.0.0.1:8333` from an SDK) when it concerns one of the configured services.

@@ -1,6 +1,7 @@
 import { isLivePointer, renderSkillMarkdown, scopeKey as scopeKeyOf, type Scope, type SkillSpec } from '../core';
 import type { ScopeIndexEntry, SkillStore } from '../activities/storage';
 import { NotFoundError, ServiceUnavailableError } from './errors';
+import { isTransientServiceError } from './reachability';
 
 export interface SkillSummary {
   name: string;
@@ -81,9 +82,13 @@ export class SkillRepository {
         this.cache.set(key, next);
       }
     } catch (e) {
+      if (!this.loaded) {
+        if (!isTransientServiceError(e)) throw e;
+        throw new ServiceUnavailableError('the skill store (S3)', addressOf(e), 'check S3_ENDPOINT, or run `npx evolution infra up` for the local services', { detail: describe(e), cause: e });
+      }
+      // Stale-while-error: keep serving what was last read (scopes read before the failure are fresh).
       this.lastError = describe(e);
-      if (!this.loaded) throw new ServiceUnavailableError('the skill store (S3)', addressOf(e), 'check S3_ENDPOINT, or run `npx evolution infra up` for the local services', { detail: this.lastError, cause: e });
-      return false;
+      return changed;
     }
     this.loaded = true;
     this.lastError = undefined;
