@@ -1,5 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import type { EvolutionConfig } from '../core';
+import { ensureReachable } from './reachability';
 
 export interface Connected {
   client: Client;
@@ -7,6 +8,7 @@ export interface Connected {
 }
 
 export async function connectTemporal(config: EvolutionConfig): Promise<Connected> {
+  await ensureReachable(config, ['temporal']); // one clear line in 2 s, not the SDK's 10 s deadline
   const connection = await Connection.connect({ address: config.temporal.address });
   const client = new Client({ connection, namespace: config.temporal.namespace });
   return { client, close: () => connection.close() };

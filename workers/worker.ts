@@ -29,8 +29,8 @@ export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worke
     ...(opts.identity ? { identity: opts.identity } : {}),
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities(config),
-    // Durable waits (approvals) must not pin cache slots forever.
-    maxCachedWorkflows: 200,
+    // Durable waits (approvals) must not pin cache slots forever (EVOLUTION_WORKER_CACHE_SIZE).
+    maxCachedWorkflows: config.runtime.maxCachedWorkflows,
   });
   return { worker, connection };
 }

@@ -3,6 +3,7 @@ import { approvalCommands } from './approvals';
 import { infraCommands } from './infra';
 import { learningCommands } from './learning';
 import { optimizeCommands } from './optimize';
+import { payloadCommands } from './payloads';
 import { skillCommands } from './skills';
 
 /** Every CLI command by name; each group lives in its own file beside this one. */
@@ -12,4 +13,5 @@ export const COMMANDS: Record<string, Command> = {
   ...skillCommands,
   ...optimizeCommands,
   ...infraCommands,
+  ...payloadCommands,
 };
