@@ -57,6 +57,7 @@ export function createConsoleApp(deps: ConsoleDeps, settings: Pick<ConsoleSettin
   });
 
   app.get('/healthz', (c) => c.text('ok'));
+  app.get('/favicon.ico', (c) => c.body(null, 204));
   app.get('/static/live.js', (c) => c.body(LIVE_SCRIPT, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }));
   app.route('/', loginRoutes(auth, new LoginRateLimiter(opts.loginLimit)));
 

@@ -31,7 +31,8 @@ function clientAddress(c: Context): string {
 }
 
 function loginPage(c: Context, opts: { next: string; error?: string; status?: 200 | 401 | 403 | 429 }) {
-  const csrf = newSecret();
+  // Reused while it lives: a second tab (or a favicon request bounced to /login) must not invalidate the first form.
+  const csrf = getCookie(c, LOGIN_CSRF_COOKIE) || newSecret();
   setCookie(c, LOGIN_CSRF_COOKIE, csrf, { ...cookieOptions(c), maxAge: 3600 });
   return c.html(
     layout(
