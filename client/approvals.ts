@@ -61,10 +61,14 @@ export async function listSkillRevisions(store: SkillStore, scopeKey: string, sk
   return store.listRevisions(scopeKey, skillId);
 }
 
-/** When a held revision's approval auto-expires (undefined: it waits for a person forever, or is no longer open). */
-export async function approvalDeadline(client: Client, revisionId: string): Promise<string | undefined> {
+/**
+ * When a held revision's approval auto-expires (undefined: it waits for a person forever,
+ * is no longer open, or no worker answered within `waitMs`: a query needs a worker).
+ */
+export async function approvalDeadline(client: Client, revisionId: string, waitMs = 2_000): Promise<string | undefined> {
   try {
-    return (await client.workflow.getHandle<typeof approvalWorkflow>(approvalWorkflowId(revisionId)).query(approvalStatusQuery)).deadline;
+    const handle = client.workflow.getHandle<typeof approvalWorkflow>(approvalWorkflowId(revisionId));
+    return (await client.withDeadline(Date.now() + waitMs, () => handle.query(approvalStatusQuery))).deadline;
   } catch {
     return undefined;
   }

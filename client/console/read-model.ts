@@ -35,19 +35,26 @@ export interface PendingItem {
 
 const READS = 8;
 
-/** Scope keys stored in the bucket that the user may see. Literal patterns need no listing. */
+/**
+ * Scope keys stored in the bucket that the user may see. Literal patterns need no
+ * listing; a wildcard lists only the levels of the scope tree it can match
+ * (`users/shop/*` lists `scopes/users/shop/` and nothing else).
+ */
 export async function visibleScopes(store: SkillStore, user: ConsoleUser): Promise<string[]> {
   const literal = user.scopes.filter((p) => !p.endsWith('*'));
-  if (literal.length === user.scopes.length) return [...new Set(literal)].sort();
-  const top = await store.objects.listChildren('scopes/');
-  const keys: string[] = top.includes('global') ? ['global'] : [];
-  if (top.includes('apps')) keys.push(...(await store.objects.listChildren('scopes/apps/')).map((a) => `apps/${a}`));
-  if (top.includes('users')) {
-    const apps = await store.objects.listChildren('scopes/users/');
-    const perApp = await mapLimit(apps, READS, async (app) => (await store.objects.listChildren(`scopes/users/${app}/`)).map((u) => `users/${app}/${u}`));
-    keys.push(...perApp.flat());
+  const wildcards = user.scopes.filter((p) => p.endsWith('*')).map((p) => p.slice(0, -1));
+  const isLeaf = (segs: string[]) => (segs.length === 1 && segs[0] === 'global') || (segs[0] === 'apps' && segs.length === 2) || (segs[0] === 'users' && segs.length === 3);
+  const mayHoldMatches = (key: string) => wildcards.some((q) => q.startsWith(`${key}/`) || `${key}/`.startsWith(q));
+  async function walk(segs: string[]): Promise<string[]> {
+    const key = segs.join('/');
+    if (isLeaf(segs)) return canSee(user, key) ? [key] : [];
+    if (segs.length > 0 && !mayHoldMatches(key)) return [];
+    let children = await store.objects.listChildren(segs.length ? `scopes/${key}/` : 'scopes/');
+    if (segs.length === 0) children = children.filter((c) => c === 'global' || c === 'apps' || c === 'users');
+    return (await mapLimit(children, READS, (c) => walk([...segs, c]))).flat();
   }
-  return [...new Set([...keys, ...literal])].filter((k) => canSee(user, k)).sort();
+  const listed = wildcards.length ? await walk([]) : [];
+  return [...new Set([...literal, ...listed])].sort();
 }
 
 function mustSee(user: ConsoleUser, scopeKey: string, what: string): void {
@@ -58,13 +65,16 @@ function mustAct(user: ConsoleUser, what: string): void {
   if (!canAct(user)) throw new ForbiddenError(`${user.name} is a ${user.role}: viewers cannot ${what}`);
 }
 
-/** Revisions waiting for a person in the user's scopes, oldest first, with their auto-expiry. */
-export async function pendingFor(deps: ConsoleDeps, user: ConsoleUser): Promise<PendingItem[]> {
+/**
+ * Revisions waiting for a person in the user's scopes, oldest first, with their
+ * auto-expiry (one workflow query each; `deadlines: false` skips them, for polling).
+ */
+export async function pendingFor(deps: ConsoleDeps, user: ConsoleUser, opts: { deadlines?: boolean } = {}): Promise<PendingItem[]> {
   const scopes = await visibleScopes(deps.store, user);
   const revisions = (await mapLimit(scopes, READS, (s) => listPending(deps.store, s, ['pending_approval']))).flat();
   revisions.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   return mapLimit(revisions, READS, async (r) => {
-    const expiresAt = await approvalDeadline(deps.client, r.id);
+    const expiresAt = opts.deadlines === false ? undefined : await approvalDeadline(deps.client, r.id);
     return {
       revisionId: r.id,
       scopeKey: r.scopeKey,

@@ -1,4 +1,7 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +11,8 @@ import { WEATHER_SEED_SKILL, type Scope } from '../../core';
 import { holdRevision, writeUsersFile, type TestUser } from '../support/console';
 import { uniqueName } from '../support/infra';
 import { useMainWorker } from '../support/worker';
+import { infraEnv } from '../../infra';
+import { REPO_ROOT } from '../../infra/paths';
 
 const fx = useMainWorker();
 const app = uniqueName('console-api');
@@ -53,6 +58,7 @@ beforeAll(async () => {
     { name: 'maria', role: 'approver', scopes: [`apps/${app}`] },
     { name: 'vic', role: 'viewer', scopes: ['apps/console-api-*'] },
     { name: 'olga', role: 'admin', scopes: ['apps/elsewhere', 'users/elsewhere/*'] },
+    { name: 'uma', role: 'viewer', scopes: [`users/${app}/*`] },
   ]));
   // A local OIDC issuer: a generated key pair whose public half is served as a JWKS.
   const pair = await generateKeyPair('RS256');
@@ -96,6 +102,17 @@ describe('console JSON API (real worker, S3 and HTTP)', () => {
     // A wildcard pattern (apps/console-api-*) sees it too; olga's scopes do not.
     expect(((await (await api('/api/pending', users.vic.token)).json()) as { revisions: { revisionId: string }[] }).revisions.map((r) => r.revisionId)).toContain(first.revisionId);
     expect(((await (await api('/api/pending', users.olga.token)).json()) as { revisions: { revisionId: string }[] }).revisions.map((r) => r.revisionId)).not.toContain(first.revisionId);
+  });
+
+  it('a users/{app}/* pattern sees that app\'s user scopes and not the app scope', async () => {
+    const userScoped = await holdRevision(fx.w, fx.store, { mode: 'user', app, user: 'ana' }, spec(uniqueName('user-scoped')));
+    const appScoped = await holdRevision(fx.w, fx.store, scope, spec(uniqueName('app-scoped')));
+    const seen = ((await (await api('/api/pending', users.uma.token)).json()) as { revisions: { revisionId: string; scopeKey: string }[] }).revisions;
+    expect(seen.map((r) => r.revisionId)).toContain(userScoped.revisionId);
+    expect(seen.map((r) => r.revisionId)).not.toContain(appScoped.revisionId);
+    expect(new Set(seen.map((r) => r.scopeKey))).toEqual(new Set([`users/${app}/ana`]));
+    expect(await (await api('/api/scopes', users.uma.token)).json()).toEqual({ scopes: [`users/${app}/ana`] });
+    expect((await api(`/api/revisions/${appScoped.revisionId}`, users.uma.token)).status).toBe(404);
   });
 
   it('a decision: 404 outside the scopes, 403 for a viewer, 200 with the answer under the token\'s name, 409 the second time', async () => {
@@ -194,6 +211,32 @@ describe('console JSON API (real worker, S3 and HTTP)', () => {
       expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
     } finally {
       await limited.close();
+    }
+  });
+
+  it('`evolution console` serves on loopback, prints its URL when ready, and stops on SIGTERM', async () => {
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'evolution.js'), 'console', '--port', '0'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...infraEnv(), EVOLUTION_TASK_QUEUE: fx.w.taskQueue, EVOLUTION_CONSOLE_USERS: usersPath },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let out = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+          if (m) resolve(m[1]);
+        });
+        child.once('exit', (code) => reject(new Error(`console exited with ${code}: ${out}`)));
+      });
+      const me = await fetch(`${url}/api/me`, { headers: { authorization: `Bearer ${users.maria.token}` } });
+      expect(await me.json()).toEqual({ name: 'maria', role: 'approver', scopes: [`apps/${app}`] });
+      child.kill('SIGTERM');
+      const [code] = await once(child, 'exit');
+      expect(code).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
     }
   });
 });

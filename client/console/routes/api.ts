@@ -46,7 +46,7 @@ export function apiRoutes(deps: ConsoleDeps) {
 /** What the pages poll (session cookie): a version string that changes when the page would. */
 export function liveRoutes(deps: ConsoleDeps) {
   const app = new Hono<ConsoleEnv>();
-  app.get('/live/pending', async (c) => c.json({ version: pendingVersion(await pendingFor(deps, c.get('user'))) }));
+  app.get('/live/pending', async (c) => c.json({ version: pendingVersion(await pendingFor(deps, c.get('user'), { deadlines: false })) }));
   app.get('/live/revisions/:id', async (c) => c.json({ version: revisionVersion((await revisionFor(deps, c.get('user'), c.req.param('id'))).revision) }));
   return app;
 }

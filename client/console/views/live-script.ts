@@ -16,7 +16,7 @@ export const LIVE_SCRIPT = `(() => {
         if (version !== rendered) { location.reload(); return; }
       }
     } catch (e) {}
-    setTimeout(poll, 2000);
+    setTimeout(poll, 3000);
   }
   poll();
 })();
