@@ -27,8 +27,8 @@ export function activityRoutes(deps: ConsoleDeps) {
       layout(
         { title: 'Activity', session: c.get('session') },
         html`<h2>Governance counters</h2>
-<table><thead><tr><th>Scope</th>${counterNames.map((n) => html`<th>${n}</th>`)}</tr></thead><tbody>${Object.entries(metrics).map(
-          ([scope, m]) => html`<tr><td>${scope}</td>${Object.values(m).map((v) => html`<td>${v}</td>`)}</tr>`,
+<table><thead><tr><th>Counter</th>${Object.keys(metrics).map((scope) => html`<th>${scope}</th>`)}</tr></thead><tbody>${counterNames.map(
+          (n) => html`<tr><td>${n}</td>${Object.values(metrics).map((m) => html`<td>${m[n as keyof typeof m]}</td>`)}</tr>`,
         )}</tbody></table>
 <h2>Audit log</h2>${form}${auditTable(events)}`,
       ),
