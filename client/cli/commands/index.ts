@@ -1,5 +1,6 @@
 import type { Command } from '../command';
 import { approvalCommands } from './approvals';
+import { consoleCommands } from './console';
 import { infraCommands } from './infra';
 import { learningCommands } from './learning';
 import { optimizeCommands } from './optimize';
@@ -14,4 +15,5 @@ export const COMMANDS: Record<string, Command> = {
   ...optimizeCommands,
   ...infraCommands,
   ...payloadCommands,
+  ...consoleCommands,
 };
