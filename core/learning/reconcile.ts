@@ -354,6 +354,30 @@ export function findQuantifiedSiblingParent(candidateName: string, existing: rea
   return undefined;
 }
 
+/** Alphanumeric words of a name, with every explicit count ("3 cities") read as "multi". */
+function genericSlug(norm: string): string[] {
+  return norm.replace(new RegExp(EXPLICIT_COUNT.source, 'g'), 'multi ').split(/[^a-z0-9]+/).filter(Boolean);
+}
+
+/**
+ * The Spec gate's wider net (the reference's generic-parent heuristic): a count-specific
+ * name ("Weather Monitor - 3 Cities") belongs to an existing name with a multiplicity
+ * marker that starts with the same two words ("Weather Monitor - Multi-City with
+ * Historical Data"), even when the rest differs and the family keys do not match.
+ */
+export function findGenericParent(candidateName: string, existing: readonly ExistingSkill[]): string | undefined {
+  const cand = normalizeSkillName(candidateName);
+  if (!hasExplicitCount(cand)) return undefined;
+  const lead = genericSlug(cand).slice(0, 2);
+  if (lead.length < 2) return undefined;
+  for (const p of indexByLengthDesc(existing)) {
+    if (p.norm === cand || !hasMultiplicityMarker(p.norm)) continue;
+    const words = genericSlug(p.norm);
+    if (words[0] === lead[0] && words[1] === lead[1]) return p.name;
+  }
+  return undefined;
+}
+
 const quantifiedSiblingRule: RewriteRule = {
   kind: 'rewrite_quantified_sibling_to_update',
   duplicateReason: 'another quantified sibling already mapped to this generic parent during reconciliation',
