@@ -1,5 +1,5 @@
-import { REDACTED, redactSecrets } from '../skills/redaction';
-import { MAX_CONTENT_PART_DEPTH, type Outcome, type SessionEvent } from '../schemas/session';
+import { redactJsonStrings, redactSecrets } from '../skills/redaction';
+import type { Outcome, SessionEvent } from '../schemas/session';
 
 /**
  * The session events as they may be stored or shown to a model: every string a client
@@ -15,7 +15,7 @@ export function redactSessionEvents(events: readonly SessionEvent[]): SessionEve
       typeof event.content === 'string'
         ? redactSecrets(event.content)
         : Array.isArray(event.content)
-          ? event.content.map((part) => redactJson(part, 1) as typeof part)
+          ? event.content.map((part) => redactJsonStrings(part) as typeof part) // depth bounded by the schema
           : event.content,
     ...(event.name !== undefined ? { name: redactSecrets(event.name) } : {}),
     ...(event.tool_call_id !== undefined ? { tool_call_id: redactSecrets(event.tool_call_id) } : {}),
@@ -39,13 +39,4 @@ export function redactOutcome<T extends Outcome | undefined>(outcome: T): T {
     ...(outcome.notes !== undefined ? { notes: redactSecrets(outcome.notes) } : {}),
     ...(outcome.evaluator !== undefined ? { evaluator: redactSecrets(outcome.evaluator) } : {}),
   };
-}
-
-/** Every string in a JSON value redacted; keys too. Deeper than the schema allows cannot come in, but is cut anyway. */
-function redactJson(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') return redactSecrets(value);
-  if (value === null || typeof value !== 'object') return value;
-  if (depth > MAX_CONTENT_PART_DEPTH) return REDACTED;
-  if (Array.isArray(value)) return value.map((v) => redactJson(v, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [redactSecrets(k), redactJson(v, depth + 1)]));
 }

@@ -247,6 +247,17 @@ function applyRule(rule: SecretRule, text: string): string {
 }
 
 /**
+ * A JSON value with every string in it (object keys too) passed through redactSecrets.
+ * Recursive: callers pass values whose depth a schema already bounded or walked.
+ */
+export function redactJsonStrings(value: unknown): unknown {
+  if (typeof value === 'string') return redactSecrets(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(redactJsonStrings);
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [redactSecrets(k), redactJsonStrings(v)]));
+}
+
+/**
  * Names of the rules that found a high-confidence literal credential in `text`
  * (each name once, in rule order). Placeholders such as `password=$DB_PASSWORD`
  * or an already redacted value are not findings.

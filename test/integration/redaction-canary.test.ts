@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
+import { putDataset } from '../../client/optimization';
+import { weatherDataset } from '../support/gepa';
 import type { SessionEvent } from '../../core';
 import { uniqueName } from '../support/infra';
 import { useMainWorker } from '../support/worker';
@@ -99,5 +101,27 @@ describe('no canary secret is stored anywhere (issue 9, item 2)', () => {
       for (const [field, canary] of planted) if (text.includes(canary)) leaks.push(`${field} in workflow history ${id}`);
     }
     expect(leaks).toEqual([]);
+  });
+
+  it('redacts GEPA dataset cases (input, expected, metadata) before the dataset is stored', async () => {
+    const c = { input: `ds${hex(10)}`, expected: `AKIA${upperId()}`, metadata: `md${hex(10)}` };
+    const base = weatherDataset();
+    const first = base.feedback[0]!;
+    const planted = {
+      ...base,
+      id: uniqueName('canary-ds'),
+      feedback: [
+        { ...first, input: { request: `weather; callback https://hooks.example.com/x?access_token=${c.input}` }, expected: `key ${c.expected}`, metadata: { note: `deploy failed: DB_PASSWORD=${c.metadata}` } },
+        ...base.feedback.slice(1),
+      ],
+    };
+    const { dataset } = await putDataset(fx.store, planted);
+    const keys = (await fx.store.objects.list('')).filter((k) => k.includes(dataset.id));
+    expect(keys.length).toBeGreaterThan(0);
+    for (const key of keys) {
+      const text = new TextDecoder().decode((await fx.store.objects.getBytes(key))!.value);
+      for (const canary of Object.values(c)) expect(text, key).not.toContain(canary);
+      expect(text).toContain('[REDACTED]');
+    }
   });
 });
