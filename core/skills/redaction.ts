@@ -70,6 +70,21 @@ const AWS_KEY_ID = String.raw`(?<![A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Z0-9])
 const looksLikeAwsSecret = (s: string) => /[a-z]/.test(s) && /[A-Z]/.test(s) && /[0-9/+]/.test(s);
 const AUTH_SCHEMES = /^(bearer|basic|token|digest|apikey)$/i;
 
+const INNER_PAIR = /(?<![\w.-])([A-Za-z_][\w.-]*)[=:](?!\/\/)/g;
+/**
+ * `deploy failed: DB_PASSWORD=x` reads as key `failed` with the value `DB_PASSWORD=x`:
+ * where, inside such an unquoted value, the value of a sensitive `NAME=` starts (the
+ * rest of the value is that secret). One linear pass, so a long `a=a=a=...` stays cheap.
+ */
+function innerSensitivePair(value: string): { valueAt: number } | undefined {
+  INNER_PAIR.lastIndex = 0;
+  for (const m of value.matchAll(INNER_PAIR)) {
+    const valueAt = (m.index ?? 0) + m[0].length;
+    if (isSensitiveName(m[1]) && valueAt < value.length && !value.startsWith(REDACTED.slice(0, -1), valueAt)) return { valueAt };
+  }
+  return undefined;
+}
+
 // Order matters: whole blocks and structured forms first, bare token formats last.
 const RULES: SecretRule[] = [
   {
@@ -124,11 +139,16 @@ const RULES: SecretRule[] = [
     name: 'key_value',
     pattern: /(?<![\w.-])([A-Za-z_][\w.-]*)([ \t]*[=:][ \t]*)(\[REDACTED\]|"[^"\n]*"|'[^'\n]*'|[^\s,;&}\]]+)/g,
     // Scheme words after `Authorization:` were handled by authorization_header; `x://` is a URL, not a value.
-    redact: (m, key, sep, value) =>
-      isSensitiveName(key) && !/^\/\//.test(value) && !AUTH_SCHEMES.test(value) ? `${key}${sep}${redactValue(value)}` : m,
-    isCredential: (_m, key, _sep, value) => isSensitiveName(key) && looksLikeLiteralSecret(value),
-    // `deploy failed: DB_PASSWORD=x`: the value of a harmless key may hold the sensitive pair.
-    resumeAt: (_m, key, sep) => key.length + sep.length,
+    redact: (m, key, sep, value) => {
+      if (isSensitiveName(key) && !/^\/\//.test(value) && !AUTH_SCHEMES.test(value)) return `${key}${sep}${redactValue(value)}`;
+      const inner = innerSensitivePair(value);
+      return inner ? `${key}${sep}${value.slice(0, inner.valueAt)}${REDACTED}` : m;
+    },
+    isCredential: (_m, key, _sep, value) => {
+      if (isSensitiveName(key)) return looksLikeLiteralSecret(value);
+      const inner = innerSensitivePair(value);
+      return inner !== undefined && looksLikeLiteralSecret(value.slice(inner.valueAt));
+    },
   },
   {
     name: 'jwt',
