@@ -13,6 +13,7 @@ import {
   type ReviewCursor,
   type ReviewDecision,
   ReviewDecisionSchema,
+  normalizeReviewDecision,
   type Scope,
   type Segment,
   type SessionEvent,
@@ -109,7 +110,7 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
         existingSkills: existingSkills.map((s) => ({ name: s.name, description: s.description, body_excerpt: s.bodyExcerpt })),
         outcome: segment.outcome,
       });
-      return whileHeartbeating((signal) => structuredCompletion({ client: openai, model: config.llm.reviewerModel, schemaName: 'review_decision', schema: ReviewDecisionSchema, messages, signal }));
+      return whileHeartbeating((signal) => structuredCompletion({ client: openai, model: config.llm.reviewerModel, schemaName: 'review_decision', schema: ReviewDecisionSchema, normalize: normalizeReviewDecision, messages, signal }));
     },
 
     /** Writes the job's outcome beside the scope (idempotent: same job id, same object). */

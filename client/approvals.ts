@@ -1,5 +1,5 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { skillDiff, type Revision, type RevisionStatus, isLivePointer } from '../core';
+import { redactSecrets, skillDiff, type Revision, type RevisionStatus, isLivePointer } from '../core';
 import { approvalWorkflowId } from '../core/governance';
 import type { SkillStore } from '../activities/storage';
 import { approvalStatusQuery, approvalWorkflow, decideUpdate, type ApprovalResult } from '../workflows';
@@ -47,7 +47,8 @@ export async function decideRevision(
   }
   const handle = deps.client.workflow.getHandle<typeof approvalWorkflow>(approvalWorkflowId(revisionId));
   try {
-    await handle.executeUpdate(decideUpdate, { args: [decision] });
+    // The comment goes into workflow history and the audit trail: credentials never do.
+    await handle.executeUpdate(decideUpdate, { args: [{ ...decision, ...(decision.comment !== undefined ? { comment: redactSecrets(decision.comment) } : {}) }] });
   } catch (e) {
     if (e instanceof WorkflowNotFoundError) throw new StateError(`revision ${revisionId} has no open approval (it was decided meanwhile)`);
     const cause = (e as { cause?: Error }).cause;

@@ -1,6 +1,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import {
   LearningJobRequestSchema,
+  redactOutcome,
   SessionEventsSchema,
   scopeKey as scopeKeyOf,
   type EvolutionConfig,
@@ -43,7 +44,10 @@ export async function startLearningJob(
     ? { payloadRef: req.payloadRef, eventCount: await countEvents(deps.store, req.payloadRef) }
     : await storeSessionEvents(deps.store, req.events ?? []);
   const segmentId = segmentIdFor({ scopeKey, sessionId: req.sessionId, payloadSha256: payloadRef.sha256, outcome: req.outcome });
-  const segment: Segment = { app: req.app, user: req.user, sessionId: req.sessionId, scopeMode, scopeKey, outcome: req.outcome, payloadRef, eventCount, segmentId };
+  // The outcome travels in workflow history and the reviewer prompt: its free text is redacted too
+  // (the documented segmentId derivation stays over the outcome as submitted).
+  const outcome = redactOutcome(req.outcome);
+  const segment: Segment = { app: req.app, user: req.user, sessionId: req.sessionId, scopeMode, scopeKey, outcome, payloadRef, eventCount, segmentId };
   const workflowId = sessionWorkflowId(scopeKey, req.sessionId);
   await deps.client.workflow.signalWithStart(sessionWorkflow, {
     workflowId,

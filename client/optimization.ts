@@ -15,6 +15,7 @@ import {
   DatasetSchema,
   ExperimentRequestSchema,
   initSearchState,
+  redactDataset,
   type Dataset,
   type DatasetRef,
   type EvolutionConfig,
@@ -54,7 +55,8 @@ export interface ExperimentView {
 
 /** Stores a dataset as frozen; the same content again is fine, different content under its id and version is not. */
 export async function putDataset(store: SkillStore, value: unknown): Promise<{ dataset: Dataset; problems: string[] }> {
-  const dataset = parseInput(DatasetSchema, value, 'dataset');
+  // Credentials in cases never reach storage (nor, through the cases, the evaluator's answers in history).
+  const dataset = redactDataset(parseInput(DatasetSchema, value, 'dataset'));
   const problems = datasetProblems(dataset, false).map((p) => `${p.path.join('.')}: ${p.message}`);
   if (problems.length > 0) throw new InputError(`invalid dataset ${dataset.id} version ${dataset.version}:\n${problems.map((p) => `  ✖ ${p}`).join('\n')}`);
   try {

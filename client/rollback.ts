@@ -1,6 +1,6 @@
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
-import type { EvolutionConfig } from '../core';
+import { redactSecrets, type EvolutionConfig } from '../core';
 import { rollbackWorkflow, type RollbackResult } from '../workflows';
 import { InputError, StateError } from './errors';
 
@@ -14,7 +14,8 @@ export async function rollbackSkill(
     return await deps.client.workflow.execute(rollbackWorkflow, {
       taskQueue: deps.config.temporal.taskQueue,
       workflowId: `rollback/${input.scopeKey}/${input.skillId}/${randomUUID()}`,
-      args: [input],
+      // The comment goes into workflow history and the audit trail: credentials never do.
+      args: [{ ...input, ...(input.comment !== undefined ? { comment: redactSecrets(input.comment) } : {}) }],
       searchAttributes: { EvolutionScopeKey: [input.scopeKey], EvolutionSkillId: [input.skillId], EvolutionKind: ['rollback'] },
     });
   } catch (e) {

@@ -52,7 +52,7 @@ export async function learningJobWorkflow({ segment }: LearningJobInput): Promis
   // publication failures below are retried from revision state, never by re-reviewing.
   await advanceCursor();
   if (decision.skip_reason && !decision.creates.length && !decision.updates.length && !decision.deletions.length) {
-    return finish({ ...base, status: 'reviewer_skipped', reason: decision.skip_reason, cursorAdvanced: true, revisions: [], dropped: [] });
+    return finish({ ...base, status: 'reviewer_skipped', reason: decision.skip_reason, cursorAdvanced: true, revisions: [], dropped: decision.dropped ?? [] });
   }
 
   const plan = planRevisions({

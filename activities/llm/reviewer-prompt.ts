@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import type { Outcome } from '../../core';
+import { redactOutcome, type Outcome } from '../../core';
 
 export interface ReviewerPromptInput {
   session: { app: string; user: string; sessionId: string };
@@ -29,7 +29,8 @@ export function reviewerMessages(input: ReviewerPromptInput): OpenAI.Chat.Comple
     section('Transcript', input.transcript),
     section('Existing skills', input.existingSkills),
   ];
-  if (input.outcome) parts.push(section('Session outcome', input.outcome));
+  // Redacted again here: a segment started without the client never passed its redaction.
+  if (input.outcome) parts.push(section('Session outcome', redactOutcome(input.outcome)));
   return [
     { role: 'system', content: SYSTEM },
     { role: 'user', content: parts.join('\n\n') },

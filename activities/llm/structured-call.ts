@@ -3,7 +3,7 @@ import type OpenAI from 'openai';
 import { zodResponseFormat } from 'openai/helpers/zod';
 import type { z } from 'zod';
 
-export interface StructuredCall<S extends z.ZodType> {
+export interface StructuredCall<S extends z.ZodType, T = z.output<S>> {
   client: OpenAI;
   model: string;
   schemaName: string;
@@ -11,15 +11,18 @@ export interface StructuredCall<S extends z.ZodType> {
   messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[];
   /** Aborts the HTTP request (activity cancellation). */
   signal?: AbortSignal;
+  /** Pure clean-up and semantic checks of a schema-valid answer; whatever it throws makes the answer malformed. */
+  normalize?: (answer: z.output<S>) => T;
 }
 
 /**
  * Chat Completions with a JSON-schema response format built from a zod schema.
  * A transport error propagates as is (Temporal retries it); an answer that is not JSON
  * or does not match the schema becomes a retryable `MalformedModelAnswer` failure with
- * the zod message, so the history says exactly what was wrong.
+ * the zod message, so the history says exactly what was wrong. So does an answer that
+ * `normalize` rejects (a contradiction the schema cannot express).
  */
-export async function structuredCompletion<S extends z.ZodType>(call: StructuredCall<S>): Promise<z.output<S>> {
+export async function structuredCompletion<S extends z.ZodType, T = z.output<S>>(call: StructuredCall<S, T>): Promise<T> {
   const completion = await call.client.chat.completions.create({
     model: call.model,
     messages: call.messages,
@@ -37,5 +40,10 @@ export async function structuredCompletion<S extends z.ZodType>(call: Structured
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
     throw ApplicationFailure.retryable(`${call.schemaName}: the model's answer does not match the schema: ${issues}`, 'MalformedModelAnswer');
   }
-  return parsed.data;
+  if (!call.normalize) return parsed.data as T;
+  try {
+    return call.normalize(parsed.data);
+  } catch (e) {
+    throw ApplicationFailure.retryable(`${call.schemaName}: ${(e as Error).message}`, 'MalformedModelAnswer');
+  }
 }

@@ -24,3 +24,4 @@ export * from './state';
 export * from './result';
 export * from './reflection-prompt';
 export * from './simulated-weather';
+export * from './redact-dataset';

@@ -2,6 +2,7 @@
 // reconciliation, gates and lifecycle status, deterministic ids, SKILL.md diffs.
 export * from './review-policy';
 export * from './transcript';
+export * from './review-decision';
 export * from './reconcile';
 export * from './gates';
 export * from './revision-id';

@@ -8,7 +8,8 @@ import { utf8ByteLength } from '../skills/bounding';
  * Deterministic clean-up of a reviewer decision against the existing library
  * (the reference's reconciler), before any revision exists:
  *
- *   normalize  trim, drop nameless entries, one list per skill name
+ *   normalize  (after normalizeReviewDecision, whose drops are reported first)
+ *              trim, drop nameless entries, one list per skill name
  *              (deletions > updates > creates), update.new_spec.name := update.name
  *   targets    updates/deletions must name an existing skill, and a managed one
  *   Rule 2     intra-batch dedup of creates (same normalized name, or same
@@ -67,7 +68,9 @@ export function findExistingSkill(name: string, existing: readonly ExistingSkill
 }
 
 export function reconcileDecision(decision: ReviewDecision, existing: readonly ExistingSkill[]): ReconcileResult {
-  const state: State = { creates: [], updates: [], deletions: [], events: [] };
+  // Entries the answer's normalisation dropped quietly (normalizeReviewDecision) are reported first.
+  const events: ReconcileEvent[] = (decision.dropped ?? []).map((d) => ({ kind: 'drop_invalid', list: d.list, original: d.name, reason: d.reason }));
+  const state: State = { creates: [], updates: [], deletions: [], events };
   normalize(decision, state);
   checkExplicitTargets(state, existing);
   dedupCreates(state);
@@ -79,13 +82,6 @@ export function reconcileDecision(decision: ReviewDecision, existing: readonly E
     decision: { skip_reason: decision.skip_reason, creates: state.creates, updates: state.updates, deletions: state.deletions },
     events: state.events,
   };
-}
-
-/** The reviewer's answer is contradictory when it both skips and proposes changes. */
-export function reviewDecisionProblem(decision: ReviewDecision): string | undefined {
-  const changes = decision.creates.length + decision.updates.length + decision.deletions.length;
-  if (decision.skip_reason.trim() !== '' && changes > 0) return 'skip_reason cannot coexist with creates, updates or deletions';
-  return undefined;
 }
 
 interface State {
@@ -350,6 +346,30 @@ export function findQuantifiedSiblingParent(candidateName: string, existing: rea
   for (const p of indexByLengthDesc(existing)) {
     if (p.norm === cand || quantifiedFamilyKey(p.norm) !== family) continue;
     if (hasMultiplicityMarker(p.norm) || !hasExplicitCount(p.norm)) return p.name;
+  }
+  return undefined;
+}
+
+/** Alphanumeric words of a name, with every explicit count ("3 cities") read as "multi". */
+function genericSlug(norm: string): string[] {
+  return norm.replace(new RegExp(EXPLICIT_COUNT.source, 'g'), 'multi ').split(/[^a-z0-9]+/).filter(Boolean);
+}
+
+/**
+ * The Spec gate's wider net (the reference's generic-parent heuristic): a count-specific
+ * name ("Weather Monitor - 3 Cities") belongs to an existing name with a multiplicity
+ * marker that starts with the same two words ("Weather Monitor - Multi-City with
+ * Historical Data"), even when the rest differs and the family keys do not match.
+ */
+export function findGenericParent(candidateName: string, existing: readonly ExistingSkill[]): string | undefined {
+  const cand = normalizeSkillName(candidateName);
+  if (!hasExplicitCount(cand)) return undefined;
+  const lead = genericSlug(cand).slice(0, 2);
+  if (lead.length < 2) return undefined;
+  for (const p of indexByLengthDesc(existing)) {
+    if (p.norm === cand || !hasMultiplicityMarker(p.norm)) continue;
+    const words = genericSlug(p.norm);
+    if (words[0] === lead[0] && words[1] === lead[1]) return p.name;
   }
   return undefined;
 }

@@ -27,6 +27,8 @@ export interface TranscriptOptions {
   maxMessageBytes?: number;
   /** Cap per tool-call argument string. */
   maxArgumentBytes?: number;
+  /** Cap per tool name and message name (a name is a label, not evidence). */
+  maxNameBytes?: number;
   /** Cap for the whole transcript; middle messages are dropped beyond it. */
   maxTotalBytes?: number;
   /** Keep system/developer messages (default false: the agent's own prompt is not evidence). */
@@ -39,7 +41,7 @@ export interface Transcript {
   omitted?: { atIndex: number; count: number };
 }
 
-export const TRANSCRIPT_DEFAULTS = { maxMessageBytes: 4000, maxArgumentBytes: 2000, maxTotalBytes: 160_000 } as const;
+export const TRANSCRIPT_DEFAULTS = { maxMessageBytes: 4000, maxArgumentBytes: 2000, maxNameBytes: 128, maxTotalBytes: 160_000 } as const;
 
 const clean = (text: string, maxBytes: number) => boundText(redactSecrets(text), maxBytes);
 
@@ -47,6 +49,8 @@ export function buildTranscript(events: readonly SessionEvent[], options: Transc
   const maxMessageBytes = options.maxMessageBytes ?? TRANSCRIPT_DEFAULTS.maxMessageBytes;
   const maxArgumentBytes = options.maxArgumentBytes ?? TRANSCRIPT_DEFAULTS.maxArgumentBytes;
   const maxTotalBytes = options.maxTotalBytes ?? TRANSCRIPT_DEFAULTS.maxTotalBytes;
+  const maxNameBytes = options.maxNameBytes ?? TRANSCRIPT_DEFAULTS.maxNameBytes;
+  const cleanName = (name: string) => clean(name.trim(), maxNameBytes);
 
   const toolNames = new Map<string, string>();
   const messages: TranscriptMessage[] = [];
@@ -57,10 +61,10 @@ export function buildTranscript(events: readonly SessionEvent[], options: Transc
     const message: TranscriptMessage = { role: event.role, content: clean(messageText(event).trim(), maxMessageBytes) };
     if (event.role === 'tool') {
       const name = (event.tool_call_id !== undefined ? toolNames.get(event.tool_call_id) : undefined) ?? event.name;
-      if (name) message.toolName = name;
+      if (name) message.toolName = cleanName(name);
     }
     if (event.tool_calls?.length) {
-      message.toolCalls = event.tool_calls.map((c) => ({ name: c.function.name, arguments: clean(c.function.arguments.trim(), maxArgumentBytes) }));
+      message.toolCalls = event.tool_calls.map((c) => ({ name: cleanName(c.function.name), arguments: clean(c.function.arguments.trim(), maxArgumentBytes) }));
     }
     if (message.content === '' && !message.toolCalls && !message.toolName) continue;
     messages.push(message);

@@ -1,24 +1,48 @@
 import { z } from 'zod';
-import { SkillSpecSchema } from './skill';
+
+/**
+ * A skill as the reviewer may write it: plain strings, no emptiness rules, because
+ * normalizeReviewDecision (core/learning/review-decision.ts) decides what a blank
+ * field means (a quiet drop or an invalid answer), as the reference does.
+ */
+export const ProposedSkillSchema = z.object({
+  name: z.string().max(200, 'skill name is longer than 200 characters'),
+  description: z.string().max(4000),
+  when_to_use: z.string().max(4000),
+  steps: z.array(z.string().max(4000)).max(100),
+  pitfalls: z.array(z.string().max(4000)).max(100).default([]),
+});
 
 export const SkillUpdateSchema = z.object({
-  name: z.string().min(1, 'update must name an existing skill'),
-  new_spec: SkillSpecSchema,
+  name: z.string().max(200),
+  new_spec: ProposedSkillSchema,
   reason: z.string().max(2000).default(''),
 });
 export type SkillUpdate = z.infer<typeof SkillUpdateSchema>;
 
 /**
- * The reviewer's structured answer. Either a skip with its reason, or any mix of
- * new skills, full replacements of existing ones, and deletions by name.
+ * The reviewer's structured answer (the model's response format). Either a skip with
+ * its reason, or any mix of new skills, full replacements of existing ones, and
+ * deletions by name. Only a normalized answer (trimmed, blanks dropped) is acted on.
  */
 export const ReviewDecisionSchema = z.object({
   skip_reason: z.string().max(2000).default(''),
-  creates: z.array(SkillSpecSchema).default([]),
+  creates: z.array(ProposedSkillSchema).default([]),
   updates: z.array(SkillUpdateSchema).default([]),
-  deletions: z.array(z.string().min(1)).default([]),
+  deletions: z.array(z.string().max(200)).default([]),
 });
-export type ReviewDecision = z.infer<typeof ReviewDecisionSchema>;
+
+/** An entry the normalisation dropped quietly (a nameless update or deletion, an all-blank skill). */
+export interface ReviewDrop {
+  name: string;
+  list: 'creates' | 'updates' | 'deletions';
+  reason: string;
+}
+
+export type ReviewDecision = z.infer<typeof ReviewDecisionSchema> & {
+  /** Set by normalizeReviewDecision; the reconciler records each as a drop with its reason. */
+  dropped?: ReviewDrop[];
+};
 
 /** What the reviewer sees of an existing skill (bounded body excerpt). */
 export const ExistingSkillSchema = z.object({

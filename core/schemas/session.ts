@@ -13,12 +13,34 @@ export const ToolCallSchema = z.object({
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 
+/**
+ * How deep a content part may nest (the part itself is level 1; OpenAI's parts use 2).
+ * Checked without recursion, so a hostile 10,000-level part is a clear input error
+ * instead of a stack overflow wherever the part is copied or serialized later.
+ */
+export const MAX_CONTENT_PART_DEPTH = 16;
+
+/** Nesting depth of a JSON value (scalars 0), or MAX+1 as soon as it is exceeded; iterative. */
+export function jsonDepthExceeds(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth + 1 > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+const ContentPartSchema = z
+  .object({ type: z.string(), text: z.string().optional() })
+  .loose()
+  .superRefine((part, ctx) => {
+    if (jsonDepthExceeds(part, MAX_CONTENT_PART_DEPTH)) ctx.addIssue({ code: 'custom', message: `content part nested deeper than ${MAX_CONTENT_PART_DEPTH} levels` });
+  });
+
 /** Text content, or the OpenAI content-part array (only text parts are kept for review). */
-const MessageContentSchema = z.union([
-  z.string(),
-  z.array(z.object({ type: z.string(), text: z.string().optional() }).loose()),
-  z.null(),
-]);
+const MessageContentSchema = z.union([z.string(), z.array(ContentPartSchema), z.null()]);
 
 /**
  * One session event: an OpenAI Chat Completions message plus an optional timestamp.
@@ -48,10 +70,10 @@ export const OutcomeSchema = z.object({
 });
 export type Outcome = z.infer<typeof OutcomeSchema>;
 
-/** Plain text of a message's content (text parts joined). */
+/** Plain text of a message's content: the parts that carry text, one per line (the reference's join). */
 export function messageText(event: Pick<SessionEvent, 'content'>): string {
   const c = event.content;
   if (c == null) return '';
   if (typeof c === 'string') return c;
-  return c.map((part) => part.text ?? '').join('');
+  return c.flatMap((part) => (typeof part.text === 'string' ? [part.text] : [])).join('\n');
 }

@@ -22,6 +22,21 @@ describe('safety gate', () => {
     }
   });
 
+  it('flags recursive deletion of a top-level system directory, with or without a trailing slash, also inside a pitfall (reference rule)', () => {
+    const dirs = ['/home', '/usr', '/etc', '/var', '/bin', '/boot', '/lib', '/opt', '/root', '/srv', '/sys', '/proc'];
+    for (const dir of dirs) {
+      for (const step of [`rm -rf ${dir}`, `sudo rm -rf ${dir}/`, `rm -r -f ${dir}/*; echo done`, `rm --recursive "${dir}"`]) {
+        expect({ step, reasons: reasonsFor(step) }).toEqual({ step, reasons: ['dangerous shell command: rm -rf of a system directory'] });
+      }
+    }
+    const pitfall = safetyGate({ action: 'update', source: 'reviewer', spec: { ...base, pitfalls: ['Never run rm -rf /home accidentally.'] }, targetName: base.name });
+    expect(pitfall.reasons).toEqual(['dangerous shell command: rm -rf of a system directory']);
+    // Scratch and project paths below those directories stay allowed, as does a non-recursive rm.
+    for (const step of ['rm -rf /tmp/work-dir', 'rm -rf /home/alice/project/build', 'rm -rf /var/tmp/job-42', 'rm /etc/motd.bak', 'rm -rf /homework']) {
+      expect({ step, reasons: reasonsFor(step) }).toEqual({ step, reasons: [] });
+    }
+  });
+
   it('flags destructive commands', () => {
     const cases: Array<[string, string]> = [
       ['then run rm -rf /', 'dangerous shell command: rm -rf /'],

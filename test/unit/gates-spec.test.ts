@@ -39,6 +39,17 @@ describe('spec gate', () => {
     expect(r.reasons).toEqual(['count-specific sibling of generic parent "Weather - Multi-City"; should be an update']);
   });
 
+  it('rejects a count-specific create beside a broader generic parent, naming it (reference generic-parent rule)', () => {
+    const parent = 'Weather Monitor - Multi-City with Historical Data';
+    const r = specGate(create({ ...good, name: 'Weather Monitor - 3 Cities' }), [ex('Unrelated Skill'), ex(parent)]);
+    expect(r.passed).toBe(false);
+    expect(r.reasons).toEqual([`count-specific sibling of generic parent "${parent}"; should be an update`]);
+    // A different family, a generic parent without a multiplicity marker, or an update are not caught.
+    expect(specGate(create({ ...good, name: 'Weather Report - 3 Cities' }), [ex(parent)]).passed).toBe(true);
+    expect(specGate(create({ ...good, name: 'Weather Monitor - 3 Cities' }), [ex('Weather Monitor - Historical Data')]).passed).toBe(true);
+    expect(specGate({ ...create({ ...good, name: 'Weather Monitor - 3 Cities' }), action: 'update' }, [ex(parent)]).passed).toBe(true);
+  });
+
   it('fails immediately without a spec body and skips deletes', () => {
     expect(specGate(create(undefined), []).reasons).toEqual(['missing spec body']);
     expect(specGate({ action: 'delete', source: 'reviewer', targetName: 'X' }, [])).toEqual({

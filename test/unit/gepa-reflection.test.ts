@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildReflectionMessages, FIELD_MAX_BYTES, parseReflection, REFLECTOR_ROLE_LINE, ReflectionAnswerSchema } from '../../core/gepa';
+import { buildReflectionMessages, buildReflectionRecords, FIELD_MAX_BYTES, parseReflection, REFLECTOR_ROLE_LINE, ReflectionAnswerSchema } from '../../core/gepa';
 import { utf8ByteLength } from '../../core/skills';
 import { reflect } from '../../infra/model-server/reflector';
 import type { Case, Evaluation, SkillSpec } from '../../core/schemas';
@@ -58,6 +58,21 @@ describe('reflection prompt', () => {
     expect(record.output).toMatch(/truncated/);
     expect(record.feedback).toBe('see ```\n``` here');
     expect(record.trace).not.toContain('sk-abcdefghijklmnopqrstuvwxyz123456');
+  });
+});
+
+describe('reflection records are trimmed (reference semantics)', () => {
+  it('trims every case field and leaves out optional fields that are blank once trimmed', () => {
+    const c: Case = { id: 'x', input: '  \n what is the weather? \n', expected: '   ', critical: false };
+    const e: Evaluation = { caseId: 'x', score: 0.5, output: '\t Paris: 21C  ', feedback: '\n\n', trace: '  step 1  ' };
+    expect(buildReflectionRecords({ records: [{ case: c, evaluation: e }] })).toEqual([
+      { caseId: 'case-1', input: 'what is the weather?', output: 'Paris: 21C', score: 0.5, trace: 'step 1' },
+    ]);
+  });
+
+  it('trims the current skill fields it shows the reflector', () => {
+    const [, user] = buildReflectionMessages({ spec: { ...spec, description: '  Reports weather.\n', steps: [' Call the API. '] }, component: 'steps', records: [] });
+    expect(jsonBlock(section(user.content, 'Current skill'))).toEqual(spec);
   });
 });
 

@@ -23,6 +23,22 @@ describe('bad input gets a clear error naming the problem', () => {
     expect(msg).toContain('events[2].tool_calls[0].function.name');
   });
 
+  it('a content part nested too deeply is a clear input error, not a RangeError (issue 10, item 8)', () => {
+    let deep: Record<string, unknown> = { leaf: 'x' };
+    for (let i = 0; i < 10_000; i++) deep = { inner: deep };
+    const request = { app: 'a', user: 'u', sessionId: 's', events: [{ role: 'user', content: [{ type: 'data', data: deep }] }] };
+    let err: unknown;
+    try {
+      parseInput(LearningJobRequestSchema, request, 'learning job request');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as Error).message).toMatch(/nested deeper than \d+ levels[\s\S]*events\[0\]\.content\[0\]/);
+    const shallow = { app: 'a', user: 'u', sessionId: 's', events: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://x/i.png', detail: 'low' } }] }] };
+    expect(() => parseInput(LearningJobRequestSchema, shallow, 'learning job request')).not.toThrow();
+  });
+
   it('a request with neither events nor payloadRef says so', () => {
     expect(() => parseInput(LearningJobRequestSchema, { app: 'a', user: 'u', sessionId: 's' }, 'learning job request')).toThrow(/give exactly one of events or payloadRef/);
   });

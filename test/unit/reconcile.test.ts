@@ -7,7 +7,6 @@ import {
   normalizeSkillName,
   quantifiedFamilyKey,
   reconcileDecision,
-  reviewDecisionProblem,
   significantWords,
 } from '../../core/learning';
 
@@ -39,11 +38,6 @@ describe('helpers', () => {
   it('computes significant words and Jaccard similarity', () => {
     expect([...significantWords('Geopolitical-Commodity-Market-Snapshot of the day')].sort()).toEqual(['commodity', 'day', 'geopolitical', 'market', 'snapshot']);
     expect(jaccard(new Set(['a1', 'b1', 'c1']), new Set(['a1', 'b1', 'd1', 'e1']))).toBeCloseTo(0.4);
-  });
-
-  it('flags a decision that both skips and changes', () => {
-    expect(reviewDecisionProblem(decision({ skip_reason: 'nothing new', creates: [spec('X')] }))).toMatch(/cannot coexist/);
-    expect(reviewDecisionProblem(decision({ skip_reason: 'nothing new' }))).toBeUndefined();
   });
 });
 

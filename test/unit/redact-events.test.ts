@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactSessionEvents, type SessionEvent } from '../../core';
+import { redactOutcome, redactSessionEvents, type SessionEvent } from '../../core';
 
 describe('redactSessionEvents', () => {
   it('redacts text, content parts and tool-call arguments, keeping everything else', () => {
@@ -16,5 +16,28 @@ describe('redactSessionEvents', () => {
     expect(out[0]!.content).toContain('[REDACTED]');
     expect(out[2]!.tool_calls![0]!.function.name).toBe('shell');
     expect(out[3]).toEqual(events[3]);
+  });
+
+  it('redacts every string a client can send: message names, tool names, call ids and any field of a content part', () => {
+    const key = 'AKIAIOSFODNN7EXAMPLE';
+    const events = [
+      { role: 'user', name: `ops_${key}`, content: [{ type: 'image_url', image_url: { url: `https://x.example/i.png?sig=s1gcanary12345` }, extra: [`DB_PASSWORD=pw_canary_1`] }] },
+      { role: 'assistant', content: null, tool_calls: [{ id: `call_${key}`, type: 'function', function: { name: `deploy_${key}`, arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: `call_${key}`, name: `deploy_${key}`, content: 'ok' },
+    ] as SessionEvent[];
+    const text = JSON.stringify(redactSessionEvents(events));
+    for (const canary of [key, 's1gcanary12345', 'pw_canary_1']) expect(text).not.toContain(canary);
+    const out = redactSessionEvents(events);
+    expect(out[1]!.tool_calls![0]!.function.name).toBe('deploy_[REDACTED]');
+    // the call id and the tool result's reference stay equal, so tool names still resolve
+    expect(out[2]!.tool_call_id).toBe(out[1]!.tool_calls![0]!.id);
+  });
+});
+
+describe('redactOutcome', () => {
+  it('redacts the notes and the evaluator, keeping status and score', () => {
+    const out = redactOutcome({ status: 'fail', score: 0.2, notes: 'deploy failed: DB_PASSWORD=hunter2canary', evaluator: 'ci?access_token=acc3sscanary' });
+    expect(out).toEqual({ status: 'fail', score: 0.2, notes: 'deploy failed: DB_PASSWORD=[REDACTED]', evaluator: 'ci?access_token=[REDACTED]' });
+    expect(redactOutcome(undefined)).toBeUndefined();
   });
 });

@@ -54,7 +54,7 @@ describe('redactSecrets', () => {
   });
 
   it('stays linear on long dotted, dashed and URL-like runs', () => {
-    for (const big of ['a.'.repeat(300_000), 'x-'.repeat(300_000), `https://${'h.'.repeat(200_000)}`, `"k${'_'.repeat(300_000)}`, 'eyJ-'.repeat(100_000)]) {
+    for (const big of ['a.'.repeat(300_000), 'x-'.repeat(300_000), `https://${'h.'.repeat(200_000)}`, `"k${'_'.repeat(300_000)}`, 'eyJ-'.repeat(100_000), 'a='.repeat(100_000), 'k:'.repeat(100_000), '?a=b'.repeat(50_000)]) {
       const started = performance.now();
       expect(redactSecrets(big)).toBe(big);
       expect(performance.now() - started).toBeLessThan(1000);
@@ -82,6 +82,37 @@ describe('findSecrets', () => {
 
   it('does not flag placeholders or redacted values', () => {
     for (const text of ['password=$DB_PASSWORD', 'api_key: <your key here>', 'token=[REDACTED]', 'set the api key header', 'password: ********', 'Authorization: Bearer {{token}}']) {
+      expect(findSecrets(text)).toEqual([]);
+    }
+  });
+});
+
+describe('redaction gaps found by canary secrets (issue 9, item 2)', () => {
+  const AKIA = 'AKIAIOSFODNN7EXAMPLE';
+  const AWS_SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
+  const cases: Array<[string, string, string, string]> = [
+    ['label: NAME=secret', 'deploy failed: DB_PASSWORD=hunter2canary', 'deploy failed: DB_PASSWORD=[REDACTED]', 'hunter2canary'],
+    ['label: NAME=secret after more text', 'error: retry 3: API_TOKEN=tok3ncanary9', 'error: retry 3: API_TOKEN=[REDACTED]', 'tok3ncanary9'],
+    ['URL query api_key', 'GET https://api.example.com/v1?city=Paris&api_key=k3ycanary77 200', 'GET https://api.example.com/v1?city=Paris&api_key=[REDACTED] 200', 'k3ycanary77'],
+    ['URL query access_token', 'see https://x.example/cb?access_token=acc3sscanary#frag', 'see https://x.example/cb?access_token=[REDACTED]#frag', 'acc3sscanary'],
+    ['URL query sig', 'blob https://acct.blob.core.windows.net/c/f?sv=2020&sig=s1gcanaryAbc%3D&se=1', 'blob https://acct.blob.core.windows.net/c/f?sv=2020&sig=[REDACTED]&se=1', 's1gcanaryAbc'],
+    ['AKIA id glued to a word', `tool deploy_${AKIA} ran`, 'tool deploy_[REDACTED] ran', AKIA],
+    ['bare AWS secret next to an AKIA id', `creds ${AKIA} ${AWS_SECRET} ok`, 'creds [REDACTED] [REDACTED] ok', AWS_SECRET],
+    ['bare AWS secret before an AKIA id', `creds ${AWS_SECRET}:${AKIA}`, 'creds [REDACTED]:[REDACTED]', AWS_SECRET],
+  ];
+  for (const [label, input, expected, canary] of cases) {
+    it(`redacts ${label}`, () => {
+      expect(redactSecrets(input)).toBe(expected);
+      expect(redactSecrets(redactSecrets(input))).toBe(expected);
+    });
+    it(`the Safety gate's finder flags ${label}`, () => {
+      expect(findSecrets(input).length, canary).toBeGreaterThan(0);
+    });
+  }
+
+  it('keeps a non-secret key=value chain and a git sha next to nothing sensitive', () => {
+    for (const text of ['status: code=200', 'commit 9fceb02d0ae598e95dc970b74767f19372d61af8 merged', 'https://example.com/a?b=c&page=2']) {
+      expect(redactSecrets(text)).toBe(text);
       expect(findSecrets(text)).toEqual([]);
     }
   });

@@ -73,6 +73,28 @@ describe('heuristics', () => {
     for (const t of ['No problem at all', 'thanks', 'piano, violin', 'great job']) expect(looksLikeCorrection(t)).toBe(false);
   });
 
+  it('recognises Chinese corrections (reference cue list)', () => {
+    for (const t of ['不是这样，要用摄氏度', '不对', '错了，是柏林', '应该先查询天气再汇总', '重新来一遍', '请修正总数', '把单位改成公制', '不是北京，而是上海']) {
+      expect({ t, correction: looksLikeCorrection(t) }).toEqual({ t, correction: true });
+    }
+    for (const t of ['谢谢', '很好', '天气怎么样？']) expect({ t, correction: looksLikeCorrection(t) }).toEqual({ t, correction: false });
+  });
+
+  it('recognises forward-looking workflow feedback in English and Chinese', () => {
+    for (const t of [
+      'Going forward, use this workflow and keep the same output fields.',
+      'From now on, sort the report by date.',
+      'Next time, put the summary table first.',
+      'By default, use metric units for every forecast.',
+      '以后遇到这类任务默认按这套工作流',
+      '下次请先列出步骤再执行',
+      '默认使用这个模板',
+    ]) {
+      expect({ t, correction: looksLikeCorrection(t) }).toEqual({ t, correction: true });
+    }
+    for (const t of ['See you next time!', 'Thanks, that is the default.', '以后再说吧']) expect({ t, correction: looksLikeCorrection(t) }).toEqual({ t, correction: false });
+  });
+
   it('recognises tool errors', () => {
     for (const t of ['Error: not found', 'request failed: 503', '{"error": "rate limited"}', 'Traceback (most recent call last)', 'connection timed out', 'HTTP 500', 'status: 404']) {
       expect(looksLikeToolError(t)).toBe(true);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ExistingSkill, SessionEvent } from '../../core/schemas';
-import { boundExistingSkills, buildTranscript, renderTranscript } from '../../core/learning';
+import { boundExistingSkills, buildTranscript, renderTranscript, TRANSCRIPT_DEFAULTS } from '../../core/learning';
 
 const bytes = (s: string) => new TextEncoder().encode(s).length;
 
@@ -19,9 +19,32 @@ describe('buildTranscript', () => {
       { role: 'user', content: 'Weather in Paris?' },
       { role: 'assistant', content: '', toolCalls: [{ name: 'forecast', arguments: '{"city":"Paris"}' }] },
       { role: 'tool', content: '{"temp": 21}', toolName: 'forecast' },
-      { role: 'assistant', content: 'It is 21°C.' },
+      { role: 'assistant', content: 'It is \n21°C.' },
     ]);
     expect(buildTranscript(events, { includeSystem: true }).messages[0]).toEqual({ role: 'system', content: 'You are an agent.' });
+  });
+
+  it('joins the text parts of a message with a newline and skips parts without text (reference semantics)', () => {
+    const t = buildTranscript([{ role: 'user', content: [{ type: 'text', text: 'line one' }, { type: 'image_url' }, { type: 'text', text: 'line two' }] }]);
+    expect(t.messages[0].content).toBe('line one\nline two');
+  });
+
+  it('bounds and redacts tool names and message names like content', () => {
+    const longName = `tool_${'x'.repeat(5000)}`;
+    const events: SessionEvent[] = [
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', function: { name: longName, arguments: '{}' } }, { id: 'c2', function: { name: 'deploy_AKIAIOSFODNN7EXAMPLE', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: 'ok' },
+      { role: 'tool', tool_call_id: 'c2', content: 'ok' },
+      { role: 'tool', name: `n_${'y'.repeat(5000)}`, content: 'ok' },
+    ];
+    const t = buildTranscript(events, { maxNameBytes: 100 });
+    expect(bytes(t.messages[0].toolCalls![0].name)).toBeLessThanOrEqual(100);
+    expect(t.messages[0].toolCalls![1].name).toBe('deploy_[REDACTED]');
+    expect(bytes(t.messages[1].toolName!)).toBeLessThanOrEqual(100);
+    expect(t.messages[2].toolName).toBe('deploy_[REDACTED]');
+    expect(bytes(t.messages[3].toolName!)).toBeLessThanOrEqual(100);
+    expect(JSON.stringify(buildTranscript(events))).not.toContain('AKIAIOSFODNN7EXAMPLE');
+    expect(bytes(buildTranscript(events).messages[0].toolCalls![0].name)).toBeLessThanOrEqual(TRANSCRIPT_DEFAULTS.maxNameBytes);
   });
 
   it('caps each message to head+tail and redacts before cutting', () => {

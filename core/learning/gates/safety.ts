@@ -8,6 +8,13 @@ import { SKIPPED_FOR_DELETE, type GateCandidate } from './types';
  * prompt-injection phrases. The lists are short and high-confidence on
  * purpose: a false positive rejects a revision. This is not a security
  * review and does not replace tool permissions or sandboxing.
+ *
+ * The gate judges the text, not its intent: "never run rm -rf /home" in a
+ * pitfall is rejected like the command itself. Recursive deletion of /, ~,
+ * $HOME or a top-level system directory (SYSTEM_DIRECTORIES, with or without
+ * a trailing slash or /*) is dangerous; paths below them and scratch paths
+ * such as /tmp/work-dir are allowed. Secrets are found by the same rules that
+ * redact them (core/skills/redaction.ts, findSecrets).
  */
 
 interface Pattern {
@@ -17,17 +24,24 @@ interface Pattern {
 
 const re = (label: string, pattern: RegExp): Pattern => ({ label, test: (t) => pattern.test(t) });
 
-const ROOT_TARGET = String.raw`(?:\/\*?|~\/?\*?|\$HOME\/?\*?|\$\{HOME\}\/?\*?)(?=$|[\s;&|)'"\x60])`;
+const TARGET_END = String.raw`(?=$|[\s;&|)'"\x60])`;
+const ROOT_TARGET = String.raw`(?:\/\*?|~\/?\*?|\$HOME\/?\*?|\$\{HOME\}\/?\*?)`;
+/** Top-level system directories whose recursive deletion breaks the machine (the reference's rule); /tmp is scratch space. */
+export const SYSTEM_DIRECTORIES = ['home', 'usr', 'etc', 'var', 'bin', 'boot', 'lib', 'opt', 'root', 'srv', 'sys', 'proc'] as const;
+const SYSTEM_DIRECTORY_TARGET = String.raw`\/(?:${SYSTEM_DIRECTORIES.join('|')})\/?\*?`;
 
-/** `rm` with a recursive flag aimed at /, /*, ~ or $HOME. */
-function recursiveRmOfRoot(text: string): boolean {
-  const rm = new RegExp(String.raw`\brm\s+((?:-[\w-]+\s+)*)` + ROOT_TARGET, 'g');
-  for (const m of text.matchAll(rm)) if (/(^|\s)(-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)(\s|$)/.test(m[1])) return true;
-  return false;
+/** `rm` with a recursive flag aimed at `target` (optionally quoted), whatever the sentence around it says. */
+function recursiveRmOf(target: string): (text: string) => boolean {
+  const rm = new RegExp(String.raw`\brm\s+((?:-[\w-]+\s+)*)["']?` + target + TARGET_END, 'g');
+  return (text) => {
+    for (const m of text.matchAll(rm)) if (/(^|\s)(-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)(\s|$)/.test(m[1])) return true;
+    return false;
+  };
 }
 
 export const DESTRUCTIVE_COMMANDS: Pattern[] = [
-  { label: 'rm -rf /', test: recursiveRmOfRoot },
+  { label: 'rm -rf /', test: recursiveRmOf(ROOT_TARGET) },
+  { label: 'rm -rf of a system directory', test: recursiveRmOf(SYSTEM_DIRECTORY_TARGET) },
   re('rm --no-preserve-root', /--no-preserve-root\b/),
   re('mkfs', /\bmkfs(?:\.[a-z0-9]+)?\b/i),
   re('dd of=/dev/...', /\bdd\b[^\n]*\bof=\/dev\/(?!null\b|zero\b|stdout\b|stderr\b)/),

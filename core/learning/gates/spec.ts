@@ -3,13 +3,21 @@ import type { GateReport } from '../../schemas/revision';
 import { utf8ByteLength } from '../../skills/bounding';
 import { skillIdForName } from '../../skills/scope-key';
 import { renderSkillMarkdown } from '../../skills/skill-markdown';
-import { findQuantifiedSiblingParent, normalizeSkillName } from '../reconcile';
+import { findGenericParent, findQuantifiedSiblingParent, normalizeSkillName } from '../reconcile';
 import { SKIPPED_FOR_DELETE, type GateCandidate } from './types';
 
 /**
  * Spec gate: is this an executable, reusable skill? Structure only, no model
  * call, no judgement of quality. Every failing rule is reported, so one
  * report shows all structural problems at once.
+ *
+ * A create is rejected when it duplicates an existing name, or when it is a
+ * count-specific variant of an existing generic skill: same family with the
+ * count generalised ("Weather - 3 Cities" beside "Weather - Multi-City"), or
+ * the reference's wider rule, an existing name with a multiplicity marker
+ * that starts with the same two words ("Weather Monitor - 3 Cities" beside
+ * "Weather Monitor - Multi-City with Historical Data"). The reason names the
+ * existing skill, which the reviewer should have updated instead.
  */
 
 export interface SpecGateOptions {
@@ -48,7 +56,7 @@ export function specGate(candidate: GateCandidate, existing: readonly ExistingSk
     const id = skillIdForName(name);
     const duplicate = existing.find((e) => e.skillId === id || skillIdForName(e.name) === id || normalizeSkillName(e.name) === normalizeSkillName(name));
     if (duplicate) reasons.push(`duplicate of existing skill "${duplicate.name}"; should be an update, not a create`);
-    const parent = findQuantifiedSiblingParent(name, existing);
+    const parent = findQuantifiedSiblingParent(name, existing) ?? findGenericParent(name, existing);
     if (parent !== undefined) reasons.push(`count-specific sibling of generic parent "${parent}"; should be an update`);
   }
   return { gate: 'spec', ran: true, passed: reasons.length === 0, held: false, reasons };
