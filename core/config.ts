@@ -71,15 +71,32 @@ const ENV = {
   EVOLUTION_MIN_TOOL_CALLS: int.prefault('4'),
   EVOLUTION_EFFECTIVENESS_THRESHOLD: ratio.prefault('0.8'),
   EVOLUTION_SCOPE_MODE: z.enum(['none', 'app', 'user']).default('app'),
+  EVOLUTION_S3_CA_FILE: z.string().min(1).optional(),
+  EVOLUTION_OPENAI_CA_FILE: z.string().min(1).optional(),
 } as const;
 
 type EnvName = keyof typeof ENV;
 type Parsed = { [K in EnvName]: z.output<(typeof ENV)[K]> };
 
+/**
+ * How to reach Temporal beyond its address: API key, TLS (server CA, server name, client
+ * certificate for mTLS) and gRPC metadata, resolved from a Temporal config profile and the
+ * standard TEMPORAL_* variables (client/connection.ts). Absent: plain connection.
+ */
+export interface TemporalConnectionSettings {
+  apiKey?: string;
+  /** true: TLS with the system trust store; false: explicitly off. */
+  tls?:
+    | boolean
+    | { serverNameOverride?: string; serverRootCACertificate?: Uint8Array; clientCertPair?: { crt: Uint8Array; key: Uint8Array } };
+  metadata?: Record<string, string>;
+}
+
 export interface EvolutionConfig {
-  temporal: { address: string; namespace: string; taskQueue: string; evaluatorTaskQueue: string };
-  s3: { endpoint: string; region: string; bucket: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean };
-  llm: { baseURL: string; apiKey: string; reviewerModel: string; reflectorModel: string; timeoutMs: number };
+  temporal: { address: string; namespace: string; taskQueue: string; evaluatorTaskQueue: string; connection?: TemporalConnectionSettings };
+  /** caFile: PEM bundle trusted for an https endpoint signed by a private CA. */
+  s3: { endpoint: string; region: string; bucket: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean; caFile?: string };
+  llm: { baseURL: string; apiKey: string; reviewerModel: string; reflectorModel: string; timeoutMs: number; caFile?: string };
   governance: {
     humanGate: HumanGatePolicy;
     /** Undefined: approvals wait forever. */
@@ -121,6 +138,7 @@ export function parseConfig(env: Record<string, string | undefined>): EvolutionC
       accessKeyId: p.S3_ACCESS_KEY_ID,
       secretAccessKey: p.S3_SECRET_ACCESS_KEY,
       forcePathStyle: p.S3_FORCE_PATH_STYLE,
+      ...(p.EVOLUTION_S3_CA_FILE ? { caFile: p.EVOLUTION_S3_CA_FILE } : {}),
     },
     llm: {
       baseURL: p.OPENAI_BASE_URL,
@@ -128,6 +146,7 @@ export function parseConfig(env: Record<string, string | undefined>): EvolutionC
       reviewerModel: p.EVOLUTION_REVIEWER_MODEL,
       reflectorModel: p.EVOLUTION_REFLECTOR_MODEL,
       timeoutMs: p.EVOLUTION_LLM_TIMEOUT ?? 60_000,
+      ...(p.EVOLUTION_OPENAI_CA_FILE ? { caFile: p.EVOLUTION_OPENAI_CA_FILE } : {}),
     },
     governance: {
       humanGate: p.EVOLUTION_HUMAN_GATE,

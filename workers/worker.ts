@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import type { EvolutionConfig } from '../core';
 import { createActivities } from '../activities';
+import { connectWorkerTemporal } from './connection';
 
 export interface MainWorkerOptions {
   config: EvolutionConfig;
@@ -21,7 +22,7 @@ export const WORKFLOWS_PATH = join(__dirname, '..', 'workflows', 'index.ts');
  */
 export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
   const { config } = opts;
-  const connection = opts.connection ?? (await NativeConnection.connect({ address: config.temporal.address }));
+  const connection = opts.connection ?? (await connectWorkerTemporal(config));
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,

@@ -1,4 +1,5 @@
 import { loadConfig } from '../config';
+import { TemporalConnectionError } from '../connection';
 import { InputError, NotFoundError, StateError } from '../errors';
 import { ConfigError, type EvolutionConfig } from '../../core';
 import { parseArgs, UsageError } from './args';
@@ -35,7 +36,7 @@ export async function main(argv: string[]): Promise<number> {
     return (await command.run(ctx)) ?? 0;
   } catch (e) {
     const err = e as Error;
-    const known = err instanceof UsageError || err instanceof InputError || err instanceof NotFoundError || err instanceof StateError || err instanceof ConfigError;
+    const known = err instanceof UsageError || err instanceof TemporalConnectionError || err instanceof InputError || err instanceof NotFoundError || err instanceof StateError || err instanceof ConfigError;
     if (json) console.error(JSON.stringify({ error: err.name, message: err.message }));
     else console.error(`evolution ${name}: ${known ? err.message : err.stack ?? err.message}${err instanceof UsageError ? `\nusage: evolution ${command.usage}` : ''}`);
     return err instanceof UsageError ? 2 : 1;

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { EvolutionConfig } from '../../core';
 import { weatherEvaluatorActivities, type WeatherEvaluatorOptions } from './weather-evaluator';
+import { connectWorkerTemporal } from '../connection';
 
 export interface EvaluatorWorkerOptions {
   config: EvolutionConfig;
@@ -29,7 +30,7 @@ export async function createEvaluatorWorker(opts: EvaluatorWorkerOptions): Promi
   const { config } = opts;
   const taskQueue = opts.taskQueue ?? config.temporal.evaluatorTaskQueue;
   const identity = opts.identity ?? `weather-evaluator@${hostname()}:${process.pid}`;
-  const connection = opts.connection ?? (await NativeConnection.connect({ address: config.temporal.address }));
+  const connection = opts.connection ?? (await connectWorkerTemporal(config));
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
