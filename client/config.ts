@@ -1,6 +1,7 @@
 import { parseConfig, type EvolutionConfig } from '../core';
 import { infraEnv } from '../infra/env';
 import { resolveTemporalProfile } from './connection';
+import { loadPayloadKeys } from './codec/keys';
 
 /**
  * Configuration for every process (worker, CLI, client, demo): environment variables,
@@ -16,5 +17,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): EvolutionConfi
   const merged = { ...local, ...env };
   const profile = resolveTemporalProfile(merged);
   const config = parseConfig({ ...merged, TEMPORAL_ADDRESS: profile.address ?? merged.TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE: profile.namespace ?? merged.TEMPORAL_NAMESPACE });
-  return Object.keys(profile.connection).length ? { ...config, temporal: { ...config.temporal, connection: profile.connection } } : config;
+  const payloadKeys = loadPayloadKeys(merged.EVOLUTION_PAYLOAD_KEYS);
+  return {
+    ...config,
+    ...(payloadKeys ? { payloadKeys } : {}),
+    ...(Object.keys(profile.connection).length ? { temporal: { ...config.temporal, connection: profile.connection } } : {}),
+  };
 }

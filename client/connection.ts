@@ -4,6 +4,7 @@ import { createSecureContext } from 'node:tls';
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import { loadClientConfigProfile, type ClientConfigProfile, type ConfigDataSource } from '@temporalio/envconfig';
 import { probeTls } from './connection-probe';
+import { evolutionDataConverter } from './codec/data-converter';
 import { ConfigError, type EvolutionConfig, type TemporalConnectionSettings } from '../core';
 
 /**
@@ -180,6 +181,6 @@ export async function connectTemporal(config: EvolutionConfig): Promise<Connecte
   } catch (e) {
     throw await explainConnectError(e, config);
   }
-  const client = new Client({ connection, namespace: config.temporal.namespace });
+  const client = new Client({ connection, namespace: config.temporal.namespace, dataConverter: evolutionDataConverter(config) });
   return { client, close: () => connection.close() };
 }

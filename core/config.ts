@@ -93,6 +93,8 @@ export interface TemporalConnectionSettings {
 }
 
 export interface EvolutionConfig {
+  /** AES-256 keys for Temporal payloads (client/codec); the first encrypts. Absent: plain payloads. */
+  payloadKeys?: readonly { id: string; key: Uint8Array }[];
   temporal: { address: string; namespace: string; taskQueue: string; evaluatorTaskQueue: string; connection?: TemporalConnectionSettings };
   /** caFile: PEM bundle trusted for an https endpoint signed by a private CA. */
   s3: { endpoint: string; region: string; bucket: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean; caFile?: string };

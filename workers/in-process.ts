@@ -5,6 +5,7 @@ import { createMainWorker, WORKFLOWS_PATH } from './worker';
 import { randomUUID } from 'node:crypto';
 import { connectWorkerTemporal } from './connection';
 import { temporalConnectionOptions } from '../client/connection';
+import { evolutionDataConverter } from '../client/codec/data-converter';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 let runtimeInstalled = false;
@@ -48,7 +49,7 @@ export async function startMainWorker(config: EvolutionConfig, opts: { taskQueue
   const { worker } = await createMainWorker({ config: cfg, connection: nativeConnection, workflowBundle: await workflowBundle(), taskQueue });
   const running = worker.run();
   const connection = await Connection.connect(temporalConnectionOptions(cfg));
-  const client = new Client({ connection, namespace: cfg.temporal.namespace });
+  const client = new Client({ connection, namespace: cfg.temporal.namespace, dataConverter: evolutionDataConverter(cfg) });
   return {
     client,
     taskQueue,

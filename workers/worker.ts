@@ -3,6 +3,7 @@ import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio
 import type { EvolutionConfig } from '../core';
 import { createActivities } from '../activities';
 import { connectWorkerTemporal } from './connection';
+import { evolutionDataConverter } from '../client/codec/data-converter';
 
 export interface MainWorkerOptions {
   config: EvolutionConfig;
@@ -30,6 +31,7 @@ export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worke
     ...(opts.identity ? { identity: opts.identity } : {}),
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities(config),
+    dataConverter: evolutionDataConverter(config),
     // Durable waits (approvals) must not pin cache slots forever.
     maxCachedWorkflows: 200,
   });

@@ -3,6 +3,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import type { EvolutionConfig } from '../../core';
 import { weatherEvaluatorActivities, type WeatherEvaluatorOptions } from './weather-evaluator';
 import { connectWorkerTemporal } from '../connection';
+import { evolutionDataConverter } from '../../client/codec/data-converter';
 
 export interface EvaluatorWorkerOptions {
   config: EvolutionConfig;
@@ -37,6 +38,7 @@ export async function createEvaluatorWorker(opts: EvaluatorWorkerOptions): Promi
     taskQueue,
     identity,
     activities: weatherEvaluatorActivities({ ...opts.evaluator, identity }),
+    dataConverter: evolutionDataConverter(config),
     maxConcurrentActivityTaskExecutions: opts.maxConcurrent ?? 4,
     // Heartbeats reach the server within a second, so cancellations do too.
     defaultHeartbeatThrottleInterval: '1 second',

@@ -2,6 +2,7 @@ import type { Command } from '../command';
 import { approvalCommands } from './approvals';
 import { infraCommands } from './infra';
 import { learningCommands } from './learning';
+import { operationsCommands } from './operations';
 import { optimizeCommands } from './optimize';
 import { skillCommands } from './skills';
 
@@ -12,4 +13,5 @@ export const COMMANDS: Record<string, Command> = {
   ...skillCommands,
   ...optimizeCommands,
   ...infraCommands,
+  ...operationsCommands,
 };
