@@ -73,6 +73,9 @@ const ENV = {
   EVOLUTION_SCOPE_MODE: z.enum(['none', 'app', 'user']).default('app'),
   EVOLUTION_S3_CA_FILE: z.string().min(1).optional(),
   EVOLUTION_OPENAI_CA_FILE: z.string().min(1).optional(),
+  EVOLUTION_METRICS_PORT: int.refine((n) => n >= 0 && n <= 65535, 'must be a port (0-65535)').optional(),
+  EVOLUTION_LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
+  EVOLUTION_LOG_LEVEL: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
 } as const;
 
 type EnvName = keyof typeof ENV;
@@ -99,6 +102,8 @@ export interface EvolutionConfig {
   /** caFile: PEM bundle trusted for an https endpoint signed by a private CA. */
   s3: { endpoint: string; region: string; bucket: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean; caFile?: string };
   llm: { baseURL: string; apiKey: string; reviewerModel: string; reflectorModel: string; timeoutMs: number; caFile?: string };
+  /** Worker process operations: metrics/health port (off when unset), log format and level. */
+  operations?: { metricsPort?: number; logFormat: 'auto' | 'json' | 'pretty'; logLevel: 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' };
   governance: {
     humanGate: HumanGatePolicy;
     /** Undefined: approvals wait forever. */
@@ -149,6 +154,11 @@ export function parseConfig(env: Record<string, string | undefined>): EvolutionC
       reflectorModel: p.EVOLUTION_REFLECTOR_MODEL,
       timeoutMs: p.EVOLUTION_LLM_TIMEOUT ?? 60_000,
       ...(p.EVOLUTION_OPENAI_CA_FILE ? { caFile: p.EVOLUTION_OPENAI_CA_FILE } : {}),
+    },
+    operations: {
+      ...(p.EVOLUTION_METRICS_PORT !== undefined ? { metricsPort: p.EVOLUTION_METRICS_PORT } : {}),
+      logFormat: p.EVOLUTION_LOG_FORMAT,
+      logLevel: p.EVOLUTION_LOG_LEVEL,
     },
     governance: {
       humanGate: p.EVOLUTION_HUMAN_GATE,

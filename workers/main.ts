@@ -1,15 +1,23 @@
 import { loadConfig } from '../client/config';
+import { startWorkerOperations } from './telemetry/operations';
 import { createMainWorker } from './worker';
 
-/** `evolution worker`: runs the main worker until SIGINT/SIGTERM, then drains and exits. */
+/**
+ * `evolution worker`: runs the main worker until SIGINT/SIGTERM, then drains (in-flight
+ * activities get the shutdown grace time to finish, then are cancelled) and exits 0.
+ */
 export async function runMainWorker(): Promise<void> {
   const config = loadConfig();
+  const ops = await startWorkerOperations(config);
   const { worker, connection } = await createMainWorker({ config, identity: `evolution-worker@${process.pid}` });
-  console.error(`[worker] polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address} (namespace ${config.temporal.namespace})`);
+  ops.attach(worker);
+  const metrics = ops.metricsPort !== undefined ? `; metrics and health on :${ops.metricsPort}` : '';
+  console.error(`[worker] polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address} (namespace ${config.temporal.namespace})${metrics}`);
   try {
-    await worker.run(); // the SDK installs SIGINT/SIGTERM handlers that shut the worker down gracefully
+    await worker.run(); // returns once SIGTERM/SIGINT (see startWorkerOperations) has drained it
   } finally {
     await connection.close();
+    await ops.close();
   }
 }
 

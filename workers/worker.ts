@@ -3,6 +3,7 @@ import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio
 import type { EvolutionConfig } from '../core';
 import { createActivities } from '../activities';
 import { connectWorkerTemporal } from './connection';
+import { productMetricsInterceptor } from './telemetry/product-metrics';
 import { evolutionDataConverter } from '../client/codec/data-converter';
 
 export interface MainWorkerOptions {
@@ -32,6 +33,9 @@ export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worke
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities(config),
     dataConverter: evolutionDataConverter(config),
+    interceptors: { activity: [productMetricsInterceptor] },
+    // On SIGTERM, in-flight activities get this long to finish before they are cancelled.
+    shutdownGraceTime: '20 seconds',
     // Durable waits (approvals) must not pin cache slots forever.
     maxCachedWorkflows: 200,
   });

@@ -3,6 +3,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import type { EvolutionConfig } from '../../core';
 import { weatherEvaluatorActivities, type WeatherEvaluatorOptions } from './weather-evaluator';
 import { connectWorkerTemporal } from '../connection';
+import { productMetricsInterceptor } from '../telemetry/product-metrics';
 import { evolutionDataConverter } from '../../client/codec/data-converter';
 
 export interface EvaluatorWorkerOptions {
@@ -39,6 +40,8 @@ export async function createEvaluatorWorker(opts: EvaluatorWorkerOptions): Promi
     identity,
     activities: weatherEvaluatorActivities({ ...opts.evaluator, identity }),
     dataConverter: evolutionDataConverter(config),
+    interceptors: { activity: [productMetricsInterceptor] },
+    shutdownGraceTime: '20 seconds',
     maxConcurrentActivityTaskExecutions: opts.maxConcurrent ?? 4,
     // Heartbeats reach the server within a second, so cancellations do too.
     defaultHeartbeatThrottleInterval: '1 second',
