@@ -5,6 +5,7 @@ import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import { loadClientConfigProfile, type ClientConfigProfile, type ConfigDataSource } from '@temporalio/envconfig';
 import { probeTls } from './connection-probe';
 import { evolutionDataConverter } from './codec/data-converter';
+import { clientInterceptors } from './tracing';
 import { ConfigError, type EvolutionConfig, type TemporalConnectionSettings } from '../core';
 
 /**
@@ -181,6 +182,6 @@ export async function connectTemporal(config: EvolutionConfig): Promise<Connecte
   } catch (e) {
     throw await explainConnectError(e, config);
   }
-  const client = new Client({ connection, namespace: config.temporal.namespace, dataConverter: evolutionDataConverter(config) });
+  const client = new Client({ connection, namespace: config.temporal.namespace, dataConverter: evolutionDataConverter(config), interceptors: clientInterceptors() });
   return { client, close: () => connection.close() };
 }

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { connectWorkerTemporal } from './connection';
 import { temporalConnectionOptions } from '../client/connection';
 import { evolutionDataConverter } from '../client/codec/data-converter';
+import { clientInterceptors } from '../client/tracing';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 let runtimeInstalled = false;
@@ -49,7 +50,7 @@ export async function startMainWorker(config: EvolutionConfig, opts: { taskQueue
   const { worker } = await createMainWorker({ config: cfg, connection: nativeConnection, workflowBundle: await workflowBundle(), taskQueue });
   const running = worker.run();
   const connection = await Connection.connect(temporalConnectionOptions(cfg));
-  const client = new Client({ connection, namespace: cfg.temporal.namespace, dataConverter: evolutionDataConverter(cfg) });
+  const client = new Client({ connection, namespace: cfg.temporal.namespace, dataConverter: evolutionDataConverter(cfg), interceptors: clientInterceptors() });
   return {
     client,
     taskQueue,

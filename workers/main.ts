@@ -1,5 +1,6 @@
 import { loadConfig } from '../client/config';
 import { startWorkerOperations } from './telemetry/operations';
+import { startTracingFromEnv } from './telemetry/tracing';
 import { createMainWorker } from './worker';
 
 /**
@@ -9,7 +10,8 @@ import { createMainWorker } from './worker';
 export async function runMainWorker(): Promise<void> {
   const config = loadConfig();
   const ops = await startWorkerOperations(config);
-  const { worker, connection } = await createMainWorker({ config, identity: `evolution-worker@${process.pid}` });
+  const tracing = startTracingFromEnv(process.env, 'evolution-worker');
+  const { worker, connection } = await createMainWorker({ config, identity: `evolution-worker@${process.pid}`, tracing });
   ops.attach(worker);
   const metrics = ops.metricsPort !== undefined ? `; metrics and health on :${ops.metricsPort}` : '';
   console.error(`[worker] polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address} (namespace ${config.temporal.namespace})${metrics}`);
@@ -18,6 +20,7 @@ export async function runMainWorker(): Promise<void> {
   } finally {
     await connection.close();
     await ops.close();
+    await tracing?.shutdown();
   }
 }
 

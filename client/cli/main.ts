@@ -1,5 +1,6 @@
 import { loadConfig } from '../config';
 import { TemporalConnectionError } from '../connection';
+import { startTracingFromEnv } from '../../workers/telemetry/tracing';
 import { InputError, NotFoundError, StateError } from '../errors';
 import { ConfigError, type EvolutionConfig } from '../../core';
 import { parseArgs, UsageError } from './args';
@@ -32,6 +33,8 @@ export async function main(argv: string[]): Promise<number> {
     config: () => (config ??= loadConfig()),
     out: (value, text) => console.log(json ? JSON.stringify(value, null, 2) : typeof text === 'function' ? text() : text),
   };
+  // Long-running commands (worker, evaluator-worker) set up their own tracing.
+  const tracing = name === 'worker' || name === 'evaluator-worker' ? undefined : startTracingFromEnv(process.env, 'evolution-cli');
   try {
     return (await command.run(ctx)) ?? 0;
   } catch (e) {
@@ -40,6 +43,8 @@ export async function main(argv: string[]): Promise<number> {
     if (json) console.error(JSON.stringify({ error: err.name, message: err.message }));
     else console.error(`evolution ${name}: ${known ? err.message : err.stack ?? err.message}${err instanceof UsageError ? `\nusage: evolution ${command.usage}` : ''}`);
     return err instanceof UsageError ? 2 : 1;
+  } finally {
+    await tracing?.shutdown();
   }
 }
 

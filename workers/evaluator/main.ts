@@ -2,6 +2,7 @@ import { appendFileSync } from 'node:fs';
 import { loadConfig } from '../../client/config';
 import type { ScoreOverride } from './weather-evaluator';
 import { startWorkerOperations } from '../telemetry/operations';
+import { startTracingFromEnv } from '../telemetry/tracing';
 import { createEvaluatorWorker } from './worker';
 
 export interface EvaluatorWorkerFlags {
@@ -31,12 +32,14 @@ export function parseScoreOverrides(text: string): ScoreOverride[] {
 export async function runEvaluatorWorker(flags: EvaluatorWorkerFlags = {}): Promise<void> {
   const config = loadConfig();
   const ops = await startWorkerOperations(config);
+  const tracing = startTracingFromEnv(process.env, 'evolution-evaluator');
   const windowsFile = flags.windowsFile;
   const { worker, connection, taskQueue, identity } = await createEvaluatorWorker({
     config,
     taskQueue: flags.taskQueue,
     identity: flags.identity,
     maxConcurrent: flags.maxConcurrent,
+    tracing,
     evaluator: {
       delayMs: flags.delayMs,
       caseDelayMs: flags.caseDelayMs,
@@ -52,5 +55,6 @@ export async function runEvaluatorWorker(flags: EvaluatorWorkerFlags = {}): Prom
   } finally {
     await connection.close();
     await ops.close();
+    await tracing?.shutdown();
   }
 }
