@@ -2,7 +2,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { skillDiff, type Revision, type RevisionStatus, isLivePointer } from '../core';
 import { approvalWorkflowId } from '../core/governance';
 import type { SkillStore } from '../activities/storage';
-import { approvalWorkflow, decideUpdate, type ApprovalResult } from '../workflows';
+import { approvalStatusQuery, approvalWorkflow, decideUpdate, type ApprovalResult } from '../workflows';
 import { NotFoundError, StateError } from './errors';
 
 export interface RevisionView {
@@ -54,4 +54,22 @@ export async function decideRevision(
     throw new StateError(cause?.message ?? (e as Error).message);
   }
   return handle.result();
+}
+
+/** Every revision of one skill with its status, oldest first (the console's timeline reads statuses only here). */
+export async function listSkillRevisions(store: SkillStore, scopeKey: string, skillId: string): Promise<Revision[]> {
+  return store.listRevisions(scopeKey, skillId);
+}
+
+/**
+ * When a held revision's approval auto-expires (undefined: it waits for a person forever,
+ * is no longer open, or no worker answered within `waitMs`: a query needs a worker).
+ */
+export async function approvalDeadline(client: Client, revisionId: string, waitMs = 2_000): Promise<string | undefined> {
+  try {
+    const handle = client.workflow.getHandle<typeof approvalWorkflow>(approvalWorkflowId(revisionId));
+    return (await client.withDeadline(Date.now() + waitMs, () => handle.query(approvalStatusQuery))).deadline;
+  } catch {
+    return undefined;
+  }
 }

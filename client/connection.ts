@@ -4,6 +4,7 @@ import { createSecureContext } from 'node:tls';
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import { loadClientConfigProfile, type ClientConfigProfile, type ConfigDataSource } from '@temporalio/envconfig';
 import { probeTls } from './connection-probe';
+import { ensureReachable } from './reachability';
 import { evolutionDataConverter } from './codec/data-converter';
 import { clientInterceptors } from './tracing';
 import { ConfigError, type EvolutionConfig, type TemporalConnectionSettings } from '../core';
@@ -176,6 +177,7 @@ export interface Connected {
 }
 
 export async function connectTemporal(config: EvolutionConfig): Promise<Connected> {
+  await ensureReachable(config, ['temporal']); // one clear line in 2 s, not the SDK's 10 s deadline
   let connection: Connection;
   try {
     connection = await Connection.connect(temporalConnectionOptions(config));

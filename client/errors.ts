@@ -22,3 +22,20 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what:
   if (!r.success) throw new InputError(`invalid ${what}:\n${prettifyError(r.error)}`);
   return r.data;
 }
+
+/**
+ * A service this process needs cannot be reached (connection refused, timed out, DNS).
+ * The message is one line: which service, at which address, and what to do about it.
+ */
+export class ServiceUnavailableError extends Error {
+  override name = 'ServiceUnavailableError';
+
+  constructor(
+    readonly service: string,
+    readonly address: string,
+    readonly remedy: string,
+    options: { detail?: string; cause?: unknown } = {},
+  ) {
+    super(`${service} at ${address} cannot be reached${options.detail ? ` (${options.detail})` : ''}: ${remedy}`, { cause: options.cause });
+  }
+}

@@ -1,18 +1,17 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import {
   LearningJobRequestSchema,
-  redactSessionEvents,
   SessionEventsSchema,
   scopeKey as scopeKeyOf,
-  sha256Hex,
   type EvolutionConfig,
   type LearningJobRequest,
   type Segment,
 } from '../core';
-import { learningJobWorkflowId, sessionWorkflowId, type JobOutcome } from '../core/governance';
+import { learningJobWorkflowId, segmentIdFor, sessionWorkflowId, type JobOutcome } from '../core/governance';
 import type { SkillStore } from '../activities/storage';
 import { submitSegmentSignal, sessionWorkflow } from '../workflows';
 import { InputError, parseInput } from './errors';
+import { storeSessionEvents } from './payloads';
 
 export interface StartedLearningJob {
   sessionWorkflowId: string;
@@ -40,15 +39,16 @@ export async function startLearningJob(
     throw new InputError(`invalid scope: ${(e as Error).message}`);
   }
   // Credentials never reach storage: the stored events are redacted (a given payloadRef is the platform's own).
-  const payloadRef = req.payloadRef ?? (await deps.store.putPayload(JSON.stringify(redactSessionEvents(req.events ?? []))));
-  const eventCount = req.events?.length ?? (await countEvents(deps.store, payloadRef));
-  const segmentId = sha256Hex(`${scopeKey}\n${req.sessionId}\n${payloadRef.sha256}\n${JSON.stringify(req.outcome ?? null)}`).slice(0, 32);
+  const { payloadRef, eventCount } = req.payloadRef
+    ? { payloadRef: req.payloadRef, eventCount: await countEvents(deps.store, req.payloadRef) }
+    : await storeSessionEvents(deps.store, req.events ?? []);
+  const segmentId = segmentIdFor({ scopeKey, sessionId: req.sessionId, payloadSha256: payloadRef.sha256, outcome: req.outcome });
   const segment: Segment = { app: req.app, user: req.user, sessionId: req.sessionId, scopeMode, scopeKey, outcome: req.outcome, payloadRef, eventCount, segmentId };
   const workflowId = sessionWorkflowId(scopeKey, req.sessionId);
   await deps.client.workflow.signalWithStart(sessionWorkflow, {
     workflowId,
     taskQueue: deps.config.temporal.taskQueue,
-    args: [{}],
+    args: [{ idleTimeoutMs: deps.config.runtime.sessionIdleTimeoutMs }],
     signal: submitSegmentSignal,
     signalArgs: [segment],
     searchAttributes: { EvolutionScopeKey: [scopeKey], EvolutionKind: ['session'] },

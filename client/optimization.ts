@@ -21,7 +21,7 @@ import {
   type ExperimentRequest,
   type IterationLogEntry,
 } from '../core';
-import { experimentReader, type EvaluationRecord, type ExperimentRecord } from '../activities/gepa/records';
+import { experimentReader, type EvaluationRecord, type ExperimentRecord, type ReflectionRecord } from '../activities/gepa/records';
 import { isNonRetryableStorageError, PreconditionConflictError, type SkillStore } from '../activities/storage';
 import { experimentProgressQuery, experimentWorkflow, type ExperimentProgress, type ExperimentReport } from '../workflows';
 import { failureMessage } from '../workflows/gepa/failure';
@@ -184,8 +184,11 @@ export async function getExperiment(deps: Pick<OptimizationDeps, 'client' | 'sto
 }
 
 /** The experiment record, its full iteration log and its evaluation batches (S3). */
-export async function readExperimentRecords(store: SkillStore, experimentId: string): Promise<{ experiment?: ExperimentRecord; log: IterationLogEntry[]; evaluations: EvaluationRecord[] }> {
+export async function readExperimentRecords(
+  store: SkillStore,
+  experimentId: string,
+): Promise<{ experiment?: ExperimentRecord; log: IterationLogEntry[]; evaluations: EvaluationRecord[]; reflections: ReflectionRecord[] }> {
   const reader = experimentReader(store);
-  const [experiment, log, evaluations] = await Promise.all([reader.experiment(experimentId), reader.iterationLog(experimentId), reader.evaluations(experimentId)]);
-  return { experiment, log, evaluations };
+  const [experiment, log, evaluations, reflections] = await Promise.all([reader.experiment(experimentId), reader.iterationLog(experimentId), reader.evaluations(experimentId), reader.reflections(experimentId)]);
+  return { experiment, log, evaluations, reflections };
 }

@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
 import { z } from 'zod';
-import { NotFoundError } from './errors';
-import type { SkillRepository } from './skill-repository';
+import { NotFoundError, ServiceUnavailableError } from './errors';
+import { SkillUnavailableError, type SkillRepository } from './skill-repository';
 
 const ArgsSchema = z.object({ name: z.string().min(1, 'name the skill to load') });
 
@@ -17,8 +17,16 @@ export class SkillLoadTool {
 
   /** The tool definition, with the current index in its description. */
   async definition(): Promise<OpenAI.Chat.Completions.ChatCompletionFunctionTool> {
-    const skills = await this.repository.list();
-    const index = skills.length ? skills.map((s) => `- ${s.name}: ${s.description}`).join('\n') : '(no skills published yet)';
+    let skills: Awaited<ReturnType<SkillRepository['list']>> = [];
+    let unavailable = false;
+    try {
+      skills = await this.repository.list();
+    } catch (e) {
+      // The agent still runs (without skills) while the skill store is down.
+      if (!(e instanceof ServiceUnavailableError)) throw e;
+      unavailable = true;
+    }
+    const index = skills.length ? skills.map((s) => `- ${s.name}: ${s.description}`).join('\n') : unavailable ? '(skills are temporarily unavailable)' : '(no skills published yet)';
     return {
       type: 'function',
       function: {
@@ -45,6 +53,9 @@ export class SkillLoadTool {
     try {
       return (await this.repository.load(args.name)).markdown;
     } catch (e) {
+      if (e instanceof SkillUnavailableError || e instanceof ServiceUnavailableError) {
+        return `error: skill "${args.name}" is temporarily unavailable (the skill store cannot be reached). Continue without it, or try skill_load again later.`;
+      }
       if (e instanceof NotFoundError) return `error: ${e.message}. Available: ${(await this.repository.list()).map((s) => s.name).join(', ') || 'none'}`;
       throw e;
     }

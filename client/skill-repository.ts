@@ -1,6 +1,7 @@
-import { isLivePointer, renderSkillMarkdown, scopeKey as scopeKeyOf, type Scope } from '../core';
+import { isLivePointer, renderSkillMarkdown, scopeKey as scopeKeyOf, type Scope, type SkillSpec } from '../core';
 import type { ScopeIndexEntry, SkillStore } from '../activities/storage';
-import { NotFoundError } from './errors';
+import { NotFoundError, ServiceUnavailableError } from './errors';
+import { isTransientServiceError } from './reachability';
 
 export interface SkillSummary {
   name: string;
@@ -13,11 +14,30 @@ export interface SkillSummary {
 export interface LoadedSkill extends SkillSummary {
   /** The published SKILL.md. */
   markdown: string;
+  /** Its structured form (what an experiment request takes as `seed`), managed or imported alike. */
+  spec: SkillSpec;
 }
 
 interface ScopeCache {
   etag?: string;
   skills: ScopeIndexEntry[];
+  /** When this index was last confirmed current (a 200 or a 304). */
+  confirmedAt: number;
+}
+
+/** How current what the repository serves is. */
+export interface RepositoryFreshness {
+  /** True when the last refresh failed and the last good index is being served. */
+  stale: boolean;
+  /** Milliseconds since every scope's index was last confirmed current (undefined before the first success). */
+  ageMs?: number;
+  /** Why the last refresh failed, when stale. */
+  lastError?: string;
+}
+
+/** A skill body that was never loaded, while the skill store cannot be reached. */
+export class SkillUnavailableError extends Error {
+  override name = 'SkillUnavailableError';
 }
 
 /**
@@ -25,30 +45,61 @@ interface ScopeCache {
  * user's, then the app's, then global; a name found earlier wins). Reads only published
  * state, so candidates and held revisions are invisible until publication.
  * `refresh()` costs one conditional GET per scope (304 when nothing was published).
+ *
+ * Stale-while-error: when the store cannot be reached, `refresh()` keeps the last good
+ * index (see `freshness()` for its age) and `load()` serves bodies already loaded, so an
+ * agent keeps working through a storage outage and catches up by itself when it ends.
  */
 export class SkillRepository {
   private readonly scopeKeys: string[];
   private readonly cache = new Map<string, ScopeCache>();
-  private readonly bodies = new Map<string, string>(); // revisionId → SKILL.md
+  private readonly bodies = new Map<string, { markdown: string; spec: SkillSpec }>(); // by revisionId
   private loaded = false;
+  private lastError?: string;
 
   constructor(private readonly store: SkillStore, scopes: Scope | Scope[]) {
     this.scopeKeys = (Array.isArray(scopes) ? scopes : [scopes]).map(scopeKeyOf);
   }
 
-  /** Re-reads each scope's index if it changed. Returns true when anything changed. */
+  /**
+   * Re-reads each scope's index if it changed. Returns true when anything changed.
+   * When the store fails, keeps serving the last good index (nothing changed); only a
+   * repository that never read its index throws (`ServiceUnavailableError`).
+   */
   async refresh(): Promise<boolean> {
     let changed = false;
-    for (const key of this.scopeKeys) {
-      const cached = this.cache.get(key);
-      const read = await this.store.readScopeIndex(key, cached?.etag);
-      if (read?.notModified) continue;
-      const next: ScopeCache = read ? { etag: read.etag, skills: read.index.skills } : { skills: [] };
-      if (!cached || cached.etag !== next.etag) changed = true;
-      this.cache.set(key, next);
+    try {
+      for (const key of this.scopeKeys) {
+        const cached = this.cache.get(key);
+        const read = await this.store.readScopeIndex(key, cached?.etag);
+        const confirmedAt = Date.now();
+        if (read?.notModified && cached) {
+          cached.confirmedAt = confirmedAt;
+          continue;
+        }
+        const next: ScopeCache = read && !read.notModified ? { etag: read.etag, skills: read.index.skills, confirmedAt } : { skills: [], confirmedAt };
+        if (!cached || cached.etag !== next.etag) changed = true;
+        this.cache.set(key, next);
+      }
+    } catch (e) {
+      if (!this.loaded) {
+        if (!isTransientServiceError(e)) throw e;
+        throw new ServiceUnavailableError('the skill store (S3)', addressOf(e), 'check S3_ENDPOINT, or run `npx evolution infra up` for the local services', { detail: describe(e), cause: e });
+      }
+      // Stale-while-error: keep serving what was last read (scopes read before the failure are fresh).
+      this.lastError = describe(e);
+      return changed;
     }
     this.loaded = true;
+    this.lastError = undefined;
     return changed;
+  }
+
+  /** Whether the index being served is current, and how old it is. */
+  freshness(): RepositoryFreshness {
+    const confirmed = this.scopeKeys.map((k) => this.cache.get(k)?.confirmedAt);
+    const oldest = confirmed.every((t): t is number => t !== undefined) ? Math.min(...confirmed) : undefined;
+    return { stale: this.lastError !== undefined, ageMs: oldest === undefined ? undefined : Date.now() - oldest, ...(this.lastError ? { lastError: this.lastError } : {}) };
   }
 
   /** Name and description of every published skill (the index an agent puts in its prompt). */
@@ -73,15 +124,34 @@ export class SkillRepository {
     const summary = (await this.list()).find((s) => s.name.toLowerCase() === wanted || s.skillId === nameOrId);
     if (!summary) throw new NotFoundError(`no published skill named "${nameOrId}"`);
     const cached = this.bodies.get(summary.revisionId);
-    if (cached) return { ...summary, markdown: cached };
-    const published = await this.store.readPublished(summary.scopeKey, summary.skillId);
+    if (cached) return { ...summary, ...cached };
+    let published: Awaited<ReturnType<SkillStore['readPublished']>>;
+    let active: Awaited<ReturnType<SkillStore['readActive']>>;
+    try {
+      published = await this.store.readPublished(summary.scopeKey, summary.skillId);
+      active = await this.store.readActive(summary.scopeKey, summary.skillId);
+    } catch (e) {
+      this.lastError = describe(e);
+      throw new SkillUnavailableError(`skill "${summary.name}" is temporarily unavailable: the skill store cannot be reached (${this.lastError})`, { cause: e });
+    }
     let markdown = published && !published.notModified ? published.markdown : undefined;
     // SKILL.md is derived; if it is missing or behind, the pointer is the truth.
-    const pointer = (await this.store.readActive(summary.scopeKey, summary.skillId))?.pointer;
+    const pointer = active?.pointer;
     if (!isLivePointer(pointer)) throw new NotFoundError(`skill "${nameOrId}" is no longer published`);
     const expected = renderSkillMarkdown(pointer.spec);
     if (markdown !== expected) markdown = expected;
-    this.bodies.set(pointer.revisionId, markdown);
-    return { ...summary, revisionId: pointer.revisionId, markdown };
+    this.bodies.set(pointer.revisionId, { markdown, spec: pointer.spec });
+    return { ...summary, revisionId: pointer.revisionId, markdown, spec: pointer.spec };
   }
+}
+
+function describe(e: unknown): string {
+  const err = e as { name?: string; code?: string; message?: string };
+  return (err.code ?? [err.name, err.message].filter(Boolean).join(': ')).slice(0, 200);
+}
+
+/** host:port of a failed connection, from the Node network error (the SDK keeps it). */
+function addressOf(e: unknown): string {
+  const err = e as { address?: string; port?: number };
+  return err.address ? `${err.address}${err.port ? `:${err.port}` : ''}` : 'its configured endpoint';
 }

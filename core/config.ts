@@ -71,6 +71,8 @@ const ENV = {
   EVOLUTION_MIN_TOOL_CALLS: int.prefault('4'),
   EVOLUTION_EFFECTIVENESS_THRESHOLD: ratio.prefault('0.8'),
   EVOLUTION_SCOPE_MODE: z.enum(['none', 'app', 'user']).default('app'),
+  EVOLUTION_SESSION_IDLE_TIMEOUT: duration.prefault('10m').refine((ms) => ms !== undefined && ms > 0, 'must be a positive duration'),
+  EVOLUTION_WORKER_CACHE_SIZE: int.prefault('200').refine((n) => n >= 0, 'must be 0 or more'),
   EVOLUTION_S3_CA_FILE: z.string().min(1).optional(),
   EVOLUTION_OPENAI_CA_FILE: z.string().min(1).optional(),
   EVOLUTION_METRICS_PORT: int.refine((n) => n >= 0 && n <= 65535, 'must be a port (0-65535)').optional(),
@@ -113,6 +115,12 @@ export interface EvolutionConfig {
     minToolCalls: number;
     effectivenessThreshold: number;
     defaultScopeMode: 'none' | 'app' | 'user';
+  };
+  runtime: {
+    /** How long an idle session entity waits for its next segment before completing. */
+    sessionIdleTimeoutMs: number;
+    /** Workflows a worker keeps cached (sticky); 0 disables the cache. */
+    maxCachedWorkflows: number;
   };
 }
 
@@ -167,6 +175,10 @@ export function parseConfig(env: Record<string, string | undefined>): EvolutionC
       minToolCalls: p.EVOLUTION_MIN_TOOL_CALLS,
       effectivenessThreshold: p.EVOLUTION_EFFECTIVENESS_THRESHOLD,
       defaultScopeMode: p.EVOLUTION_SCOPE_MODE,
+    },
+    runtime: {
+      sessionIdleTimeoutMs: p.EVOLUTION_SESSION_IDLE_TIMEOUT!,
+      maxCachedWorkflows: p.EVOLUTION_WORKER_CACHE_SIZE,
     },
   };
 }

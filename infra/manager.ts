@@ -43,8 +43,11 @@ export async function infraUp(opts: { only?: ServiceName[]; log?: (line: string)
         if (await isHealthy(current)) return;
         if (current && isAlive(current.pid)) await stopProcessGroup(current.pid);
         const started = Date.now();
+        // Same ports (and the same data directory) as before, so clients and workers that
+        // are still running reconnect by themselves instead of retrying a dead port.
+        const previousPorts = current?.ports ?? state.lastPorts?.[name];
         try {
-          state.services[name] = await SERVICES[name].start(log);
+          state.services[name] = await SERVICES[name].start(log, previousPorts);
         } catch (e) {
           const tail = current?.logFile ? logTail(current.logFile) : '';
           throw new Error(`${(e as Error).message}${tail ? `\n--- log tail ---\n${tail}` : ''}`);
@@ -62,6 +65,7 @@ export async function infraDown(opts: { only?: ServiceName[] } = {}): Promise<vo
   for (const name of [...(opts.only ?? SERVICE_ORDER)].reverse()) {
     const s = state.services[name];
     if (s && isAlive(s.pid)) await stopProcessGroup(s.pid);
+    if (s) (state.lastPorts ??= {})[name] = s.ports;
     delete state.services[name];
   }
   writeState(state);

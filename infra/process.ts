@@ -61,6 +61,38 @@ export async function freePorts(count: number): Promise<number[]> {
   return ports;
 }
 
+/** Whether every one of these loopback ports can be bound right now. */
+export async function portsFree(ports: number[]): Promise<boolean> {
+  const servers: import('node:net').Server[] = [];
+  try {
+    for (const port of ports) {
+      servers.push(
+        await new Promise<import('node:net').Server>((resolve, reject) => {
+          const s = createServer();
+          s.once('error', reject);
+          s.listen(port, '127.0.0.1', () => resolve(s));
+        }),
+      );
+    }
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  }
+}
+
+/**
+ * The ports a service had last time when they are all still free (a restarted service
+ * comes back where running clients and workers look for it), fresh ones otherwise.
+ */
+export async function reusePortsOrFresh(names: string[], previous: Record<string, number> | undefined): Promise<Record<string, number>> {
+  const old = names.map((n) => previous?.[n]);
+  if (old.every((p): p is number => typeof p === 'number' && p > 0) && (await portsFree(old))) return Object.fromEntries(names.map((n, i) => [n, old[i]!]));
+  const fresh = await freePorts(names.length);
+  return Object.fromEntries(names.map((n, i) => [n, fresh[i]!]));
+}
+
 /** Polls `check` until it resolves true, or throws with the log tail after the timeout. */
 export async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number, pid?: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { ensureBinary } from './binaries';
 import { REPO_ROOT, stateDir } from './paths';
-import { freePorts, startDetached, waitUntil } from './process';
+import { reusePortsOrFresh, startDetached, waitUntil } from './process';
 import type { ServiceName, ServiceState } from './state';
 
 const run = promisify(execFile);
@@ -32,15 +32,16 @@ export const SEARCH_ATTRIBUTES = {
 
 export interface ServiceDefinition {
   name: ServiceName;
-  start(log: (line: string) => void): Promise<ServiceState>;
+  /** `previousPorts`: where the service ran before; reused when still free. */
+  start(log: (line: string) => void, previousPorts?: Record<string, number>): Promise<ServiceState>;
   healthy(state: ServiceState): Promise<boolean>;
 }
 
 const temporal: ServiceDefinition = {
   name: 'temporal',
-  async start(log) {
+  async start(log, previousPorts) {
     const bin = ensureBinary('temporal', log);
-    const [port, uiPort, httpPort, metricsPort] = await freePorts(4);
+    const { grpc: port, ui: uiPort, http: httpPort, metrics: metricsPort } = await reusePortsOrFresh(['grpc', 'ui', 'http', 'metrics'], previousPorts);
     const dataDir = join(stateDir(), 'temporal');
     mkdirSync(dataDir, { recursive: true });
     const logFile = join(stateDir(), 'logs', 'temporal.log');
@@ -74,10 +75,10 @@ const temporal: ServiceDefinition = {
 
 const s3: ServiceDefinition = {
   name: 's3',
-  async start(log) {
+  async start(log, previousPorts) {
     const bin = ensureBinary('weed', log);
     const names = ['s3', 's3Grpc', 'master', 'masterGrpc', 'volume', 'volumeGrpc', 'filer', 'filerGrpc', 'iceberg', 'lance', 'admin', 'adminGrpc'];
-    const ports = Object.fromEntries((await freePorts(names.length)).map((p, i) => [names[i], p]));
+    const ports = await reusePortsOrFresh(names, previousPorts);
     const dataDir = join(stateDir(), 's3');
     mkdirSync(dataDir, { recursive: true });
     const { accessKeyId, secretAccessKey } = localS3Settings();
@@ -127,8 +128,8 @@ function modelServerBuild(): string {
 
 const model: ServiceDefinition = {
   name: 'model',
-  async start() {
-    const [port] = await freePorts(1);
+  async start(_log, previousPorts) {
+    const { http: port } = await reusePortsOrFresh(['http'], previousPorts);
     const logFile = join(stateDir(), 'logs', 'model-server.log');
     const tsx = join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
     if (!existsSync(tsx)) throw new Error('node_modules is missing: run npm ci first');

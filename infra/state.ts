@@ -18,6 +18,8 @@ export interface ServiceState {
 
 export interface InfraState {
   services: Partial<Record<ServiceName, ServiceState>>;
+  /** Ports of services stopped by `infra down`, so the next `up` brings them back where they were. */
+  lastPorts?: Partial<Record<ServiceName, Record<string, number>>>;
 }
 
 export function stateFile(): string {

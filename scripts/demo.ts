@@ -20,7 +20,8 @@ import { decideSignal, approvalWorkflow } from '../workflows';
 import { startMainWorker } from '../workers/in-process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../infra/paths';
+import { REPO_ROOT, stateDir } from '../infra/paths';
+import { startLocalConsole } from '../client/console/local-access';
 
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
 const step = (n: number, title: string) => console.log(`\n${bold(`── ${n}. ${title}`)}`);
@@ -124,6 +125,18 @@ async function main() {
 
     console.log(`\n${bold('Done.')} Everything above is in S3 under scopes/${first.scopeKey}/ and in Temporal (${env.TEMPORAL_UI_URL}).`);
     console.log(`Try: npx evolution skills --app ${app}; npx evolution metrics --app ${app}; npx evolution infra down`);
+
+    step(8, 'The approver console: review the pending GEPA revision, approve it, roll a skill back, in a browser');
+    const web = await startLocalConsole(deps, { usersFile: join(stateDir(), 'console-users.json'), name: 'demo-approver', scopes: [first.scopeKey, `users/${app}/*`], port: Number(process.env.EVOLUTION_CONSOLE_PORT ?? 8080) });
+    console.log(`   open ${bold(web.url)} and sign in with the token ${bold(web.token)}`);
+    console.log(`   (user "demo-approver", approver of ${first.scopeKey}; its hash is in ${web.usersFile})`);
+    if (process.stdout.isTTY || process.env.EVOLUTION_DEMO_KEEP_CONSOLE === '1') {
+      console.log('   the console and the demo worker stay up until Ctrl-C');
+      await new Promise<void>((resolve) => process.once('SIGINT', resolve));
+    } else {
+      console.log('   (not a terminal: stopping now; set EVOLUTION_DEMO_KEEP_CONSOLE=1 to keep it up)');
+    }
+    await web.close();
   } finally {
     await worker.stop();
   }

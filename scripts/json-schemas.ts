@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { ApprovalDecisionSchema, EvaluateActivityInputSchema, EvaluateActivityOutputSchema, ExperimentRequestSchema, LearningJobRequestSchema, RollbackRequestSchema, SegmentSchema, SessionEventsSchema } from '../core';
+import { ApprovalDecisionSchema, EvaluateActivityInputSchema, EvaluateActivityOutputSchema, ExperimentRequestSchema, ExperimentResultSchema, LearningJobRequestSchema, RollbackRequestSchema, SegmentSchema, SessionEventsSchema, SessionWorkflowStartSchema } from '../core';
+import { JobOutcomeSchema } from '../core/governance';
 
 /**
  * The JSON Schemas we publish (generated from the zod schemas) so platforms in any
  * language can call us: what each workflow, signal and update takes.
  */
-export const PUBLISHED_SCHEMAS: Record<string, { schema: z.ZodType; title: string; description: string }> = {
+export const PUBLISHED_SCHEMAS: Record<string, { schema: z.ZodType; title: string; description: string; io?: 'input' | 'output' }> = {
   'learning-job-request': {
     schema: LearningJobRequestSchema,
     title: 'LearningJobRequest',
@@ -33,11 +34,28 @@ export const PUBLISHED_SCHEMAS: Record<string, { schema: z.ZodType; title: strin
     title: 'EvaluateActivityInput',
     description: 'What the evaluator activity `evaluateCandidate` receives on the evaluator task queue (see docs/evaluator-contract.md).',
   },
+  'session-workflow-start': {
+    schema: SessionWorkflowStartSchema,
+    title: 'SessionWorkflowStart',
+    description: 'The one argument of workflow `sessionWorkflow` in the signal-with-start that submits a segment (see docs/platform-contract.md).',
+  },
+  'job-outcome': {
+    schema: JobOutcomeSchema,
+    title: 'JobOutcome',
+    description: 'The result of workflow `learningJobWorkflow` (id learning/{scopeKey}/{sessionId}/{segmentId}), also stored at scopes/{scopeKey}/jobs/{jobId}.json.',
+    io: 'output',
+  },
+  'experiment-result': {
+    schema: ExperimentResultSchema,
+    title: 'ExperimentResult',
+    description: 'The result of workflow `experimentWorkflow` (id experiment/{experimentId}), as `evolution optimize --wait --json` prints it under "result".',
+    io: 'output',
+  },
   'evaluate-activity-output': { schema: EvaluateActivityOutputSchema, title: 'EvaluateActivityOutput', description: 'What the evaluator activity returns: one evaluation per case, score finite in [0,1].' },
 };
 
 export function renderSchema(name: string): string {
   const entry = PUBLISHED_SCHEMAS[name]!;
-  const json = z.toJSONSchema(entry.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const json = z.toJSONSchema(entry.schema, { io: entry.io ?? 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   return `${JSON.stringify({ ...json, $id: `https://skill-evolution.local/schemas/${name}.schema.json`, title: entry.title, description: entry.description }, null, 2)}\n`;
 }

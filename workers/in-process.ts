@@ -57,7 +57,8 @@ export async function startMainWorker(config: EvolutionConfig, opts: { taskQueue
     config: cfg,
     worker,
     async stop() {
-      worker.shutdown();
+      // Ctrl-C already started the shutdown (the Temporal runtime handles SIGINT itself).
+      if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
       await nativeConnection.close();
       await connection.close();

@@ -1,4 +1,5 @@
 import { loadConfig } from '../client/config';
+import { ensureReachable } from '../client/reachability';
 import { startWorkerOperations } from './telemetry/operations';
 import { startTracingFromEnv } from './telemetry/tracing';
 import { createMainWorker } from './worker';
@@ -9,6 +10,7 @@ import { createMainWorker } from './worker';
  */
 export async function runMainWorker(): Promise<void> {
   const config = loadConfig();
+  await ensureReachable(config, ['temporal', 's3', 'model']);
   const ops = await startWorkerOperations(config);
   const tracing = startTracingFromEnv(process.env, 'evolution-worker');
   const { worker, connection } = await createMainWorker({ config, identity: `evolution-worker@${process.pid}`, tracing });

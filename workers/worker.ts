@@ -44,8 +44,8 @@ export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worke
     ...(traced ? { sinks: traced.sinks } : {}),
     // On SIGTERM, in-flight activities get this long to finish before they are cancelled.
     shutdownGraceTime: '20 seconds',
-    // Durable waits (approvals) must not pin cache slots forever.
-    maxCachedWorkflows: 200,
+    // Durable waits (approvals) must not pin cache slots forever (EVOLUTION_WORKER_CACHE_SIZE).
+    maxCachedWorkflows: config.runtime.maxCachedWorkflows,
   });
   return { worker, connection };
 }

@@ -79,7 +79,8 @@ async function runJob(segment: Segment): Promise<SessionState['lastOutcome']> {
       args: [{ segment }],
       // The same segment submitted again after its job finished is not reviewed twice.
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      searchAttributes: { EvolutionKind: ['learning-job'] },
+      // The jobs of a scope are one visibility query: EvolutionScopeKey = '…' AND EvolutionKind = 'learning-job'.
+      searchAttributes: { EvolutionKind: ['learning-job'], EvolutionScopeKey: [segment.scopeKey] },
     });
     return { jobId: outcome.jobId, status: outcome.status, reason: outcome.reason };
   } catch (err) {

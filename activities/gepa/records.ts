@@ -78,6 +78,16 @@ export type ExperimentRecord = z.infer<typeof ExperimentRecordSchema>;
 
 const ReportSchema = z.looseObject({ experimentId: z.string(), status: z.string() });
 
+/** The reflector's proposal of one iteration, as stored (records/r-i{n}.json). */
+export const ReflectionRecordSchema = z.looseObject({
+  iteration: z.number().int(),
+  component: z.string(),
+  evaluationRecordId: z.string(),
+  answer: z.unknown(),
+  screening: z.unknown(),
+});
+export type ReflectionRecord = z.infer<typeof ReflectionRecordSchema>;
+
 /** Create-only; the same value already stored is success, a different one a non-retryable conflict. */
 export async function putOnce(objects: ObjectStore, key: string, value: object): Promise<void> {
   try {
@@ -163,7 +173,13 @@ export function experimentReader(store: SkillStore) {
     async iterationLog(experimentId: string): Promise<IterationLogEntry[]> {
       const keys = (await objects.list(`${experimentRecordsPrefix(experimentId)}log-`)).sort();
       const got = await mapLimit(keys, 8, (key) => objects.getJson(key, IterationLogEntrySchema));
-      return got.flatMap((g) => (g ? [g.value] : []));
+      return got.flatMap((g) => (g ? [g.value] : [])).sort((a, b) => a.iteration - b.iteration);
+    },
+    /** The reflector's proposals, by iteration. */
+    async reflections(experimentId: string): Promise<ReflectionRecord[]> {
+      const keys = await objects.list(`${experimentRecordsPrefix(experimentId)}r-`);
+      const got = await mapLimit(keys, 8, (key) => objects.getJson(key, ReflectionRecordSchema));
+      return got.flatMap((g) => (g ? [g.value] : [])).sort((a, b) => a.iteration - b.iteration);
     },
   };
 }

@@ -1,7 +1,8 @@
 import { loadConfig } from '../config';
 import { TemporalConnectionError } from '../connection';
 import { startTracingFromEnv } from '../../workers/telemetry/tracing';
-import { InputError, NotFoundError, StateError } from '../errors';
+import { InputError, NotFoundError, ServiceUnavailableError, StateError } from '../errors';
+import { explainUnreachable } from '../reachability';
 import { ConfigError, type EvolutionConfig } from '../../core';
 import { parseArgs, UsageError } from './args';
 import type { Command, CommandContext } from './command';
@@ -38,8 +39,10 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return (await command.run(ctx)) ?? 0;
   } catch (e) {
-    const err = e as Error;
-    const known = err instanceof UsageError || err instanceof TemporalConnectionError || err instanceof InputError || err instanceof NotFoundError || err instanceof StateError || err instanceof ConfigError;
+    // A raw network error from an SDK names no service: say which one, where, and what to do.
+    const err = (config && explainUnreachable(e, config)) || (e as Error);
+    const known =
+      err instanceof UsageError || err instanceof TemporalConnectionError || err instanceof InputError || err instanceof NotFoundError || err instanceof StateError || err instanceof ConfigError || err instanceof ServiceUnavailableError;
     if (json) console.error(JSON.stringify({ error: err.name, message: err.message }));
     else console.error(`evolution ${name}: ${known ? err.message : err.stack ?? err.message}${err instanceof UsageError ? `\nusage: evolution ${command.usage}` : ''}`);
     return err instanceof UsageError ? 2 : 1;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ScopeKeySchema } from './scope';
 
 /** An approver's verdict on a held revision (the `decide` signal / `decideWithAnswer` update). */
 export const ApprovalDecisionSchema = z.object({
@@ -10,7 +11,7 @@ export type ApprovalDecision = z.infer<typeof ApprovalDecisionSchema>;
 
 /** Input of the rollback workflow. */
 export const RollbackRequestSchema = z.object({
-  scopeKey: z.string().min(1),
+  scopeKey: ScopeKeySchema,
   skillId: z.string().min(1),
   targetRevisionId: z.string().min(1).optional(),
   reviewer: z.string().trim().min(1, 'a reviewer name is required'),

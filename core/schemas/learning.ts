@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OutcomeSchema, SessionEventsSchema } from './session';
-import { ScopeModeSchema } from './scope';
+import { ScopeKeySchema, ScopeModeSchema } from './scope';
 
 /** Reference to a claim-checked payload stored at `payloads/{sha256}`. */
 export const PayloadRefSchema = z.object({
@@ -39,10 +39,24 @@ export const SegmentSchema = z.object({
   ...sessionIdentity,
   scopeMode: ScopeModeSchema,
   /** Derived from (scopeMode, app, user) by the client; see core/skills/scope-key. */
-  scopeKey: z.string().min(1),
+  scopeKey: ScopeKeySchema,
   payloadRef: PayloadRefSchema,
   eventCount: z.number().int().nonnegative(),
   /** Stable identity of the segment (hash of session identity + payload), used for dedup. */
   segmentId: z.string(),
 });
 export type Segment = z.infer<typeof SegmentSchema>;
+
+/**
+ * The start argument of `sessionWorkflow` a platform passes in its signal-with-start
+ * (the entity's own continue-as-new adds internal fields). `{}` takes the defaults.
+ */
+export const SessionWorkflowStartSchema = z.object({
+  idleTimeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('How long the idle session entity waits for its next segment before completing (default EVOLUTION_SESSION_IDLE_TIMEOUT, 10m).'),
+});
+export type SessionWorkflowStart = z.infer<typeof SessionWorkflowStartSchema>;

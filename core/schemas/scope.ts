@@ -15,3 +15,17 @@ export const ScopeSchema = z
     if (s.mode === 'user' && !s.user) ctx.addIssue({ code: 'custom', path: ['user'], message: 'scope mode "user" needs a user' });
   });
 export type Scope = z.infer<typeof ScopeSchema>;
+
+/**
+ * One identifier segment of a scope key: kept verbatim when it is safe (ASCII letters,
+ * digits, `.`, `_`, `-`, starting with a letter or digit, at most 64 characters),
+ * otherwise `id-{16 hex of sha256(identifier)}` (see core/skills/scope-key).
+ */
+export const SCOPE_KEY_SEGMENT = '[A-Za-z0-9][A-Za-z0-9._-]{0,63}';
+/** `global`, `apps/{app}` or `users/{app}/{user}`. */
+export const SCOPE_KEY_PATTERN = new RegExp(`^(?:global|apps/${SCOPE_KEY_SEGMENT}|users/${SCOPE_KEY_SEGMENT}/${SCOPE_KEY_SEGMENT})$`);
+
+export const ScopeKeySchema = z
+  .string()
+  .regex(SCOPE_KEY_PATTERN, 'must be a scope key: global, apps/{app} or users/{app}/{user}, each id [A-Za-z0-9][A-Za-z0-9._-]{0,63} (unsafe ids become id-{16 hex})')
+  .describe('Scope key: global, apps/{app} or users/{app}/{user}; an app or user id that is not [A-Za-z0-9][A-Za-z0-9._-]{0,63} is written id-{first 16 hex of sha256(id)}.');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EvolutionConfig } from '../../core';
 import { loadConfig } from '../../client/config';
-import { infraEnv, infraUp, type ServiceName } from '../../infra';
+import { infraEnv, infraUp, readState, type ServiceName } from '../../infra';
 
 /**
  * Brings up the real local services a test file needs (idempotent; `npm test` has
@@ -15,4 +15,25 @@ export async function realServices(only: ServiceName[] = ['s3', 'temporal', 'mod
 /** A name no other test (or earlier run) uses: keeps tests independent on shared servers. */
 export function uniqueName(prefix: string): string {
   return `${prefix}-${randomUUID().slice(0, 8)}`;
+}
+
+/** Kills one local service of this checkout the hard way (SIGKILL, as a crash would), leaving its state behind. */
+export async function crashService(name: ServiceName): Promise<void> {
+  const pid = readState().services[name]?.pid;
+  if (!pid) throw new Error(`${name} is not running`);
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    process.kill(pid, 'SIGKILL');
+  }
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${name} (pid ${pid}) did not die`);
 }

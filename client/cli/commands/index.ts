@@ -1,9 +1,11 @@
 import type { Command } from '../command';
 import { approvalCommands } from './approvals';
+import { consoleCommands } from './console';
 import { infraCommands } from './infra';
 import { learningCommands } from './learning';
 import { operationsCommands } from './operations';
 import { optimizeCommands } from './optimize';
+import { payloadCommands } from './payloads';
 import { skillCommands } from './skills';
 
 /** Every CLI command by name; each group lives in its own file beside this one. */
@@ -13,5 +15,7 @@ export const COMMANDS: Record<string, Command> = {
   ...skillCommands,
   ...optimizeCommands,
   ...infraCommands,
+  ...payloadCommands,
+  ...consoleCommands,
   ...operationsCommands,
 };

@@ -1,8 +1,8 @@
-import { getExperiment, putDatasetFile, readJsonFile, startExperiment, waitForExperiment, type ExperimentView } from '../../optimization';
+import { getExperiment, putDatasetFile, readExperimentRecords, readJsonFile, startExperiment, waitForExperiment, type ExperimentView } from '../../optimization';
 import { createExperimentSchedule, deleteExperimentSchedule, listExperimentSchedules, OVERLAP_POLICIES, type ExperimentScheduleView, type OverlapPolicy } from '../../schedules';
 import { parseScoreOverrides, runEvaluatorWorker } from '../../../workers/evaluator/main';
 import type { ExperimentReport } from '../../../workflows';
-import { mean, reportText } from '../format-experiment';
+import { mean, recordsText, reportText } from '../format-experiment';
 import { flag, numberFlag, positional, requiredFlag, UsageError } from '../args';
 import type { Command } from '../command';
 import { storeOnly, withServices } from '../services';
@@ -21,10 +21,11 @@ function viewText(v: ExperimentView): string {
   return `experiment ${v.experimentId}: ${v.status}${v.error ? ` — ${v.error}` : ''}`;
 }
 
-/** Exit code of a finished experiment: non-zero when it failed or reported an error. */
-function exitCode(r: ExperimentReport): number {
-  return r.status === 'failed' || r.error ? 1 : 0;
+/** Exit code of a finished experiment: non-zero when it failed, reported an error, or its submission was refused. */
+export function exitCode(r: ExperimentReport): number {
+  return r.status === 'failed' || r.error || FAILED_SUBMISSIONS.includes(r.submission.status) ? 1 : 0;
 }
+const FAILED_SUBMISSIONS: ExperimentReport['submission']['status'][] = ['rejected', 'stale_parent', 'failed'];
 
 function scheduleText(s: ExperimentScheduleView): string {
   return [
@@ -54,13 +55,18 @@ export const optimizeCommands: Record<string, Command> = {
     },
   },
   experiment: {
-    usage: 'experiment EXPERIMENT_ID',
-    summary: 'status of an experiment: progress while running; scores, stop, promotion and submission when done',
+    usage: 'experiment EXPERIMENT_ID [--records]',
+    summary: 'status of an experiment: progress while running; scores, stop, promotion and submission when done; --records adds the iteration log, per-case evaluations and reflections',
     run: async (ctx) => {
       const id = positional(ctx.args, 0, 'EXPERIMENT_ID');
       return withServices(ctx, async ({ temporal, store }) => {
         const view = await getExperiment({ client: temporal.client, store }, id);
-        ctx.out(view, () => viewText(view));
+        if (ctx.args.flags.has('records')) {
+          const records = await readExperimentRecords(store, id);
+          ctx.out({ ...view, records }, () => `${viewText(view)}
+
+${recordsText(records)}`);
+        } else ctx.out(view, () => viewText(view));
         return view.report ? exitCode(view.report) : view.status === 'running' ? 0 : 1;
       });
     },

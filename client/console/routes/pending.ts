@@ -1,0 +1,28 @@
+import { Hono } from 'hono';
+import { html } from 'hono/html';
+import type { ConsoleEnv } from '../auth';
+import { pendingFor, type ConsoleDeps, type PendingItem } from '../read-model';
+import { ago, layout } from '../views/layout';
+
+export const pendingVersion = (items: readonly PendingItem[]) => items.map((i) => i.revisionId).join(',');
+
+export function pendingRoutes(deps: ConsoleDeps) {
+  const app = new Hono<ConsoleEnv>();
+  app.get('/', async (c) => {
+    const items = await pendingFor(deps, c.get('user'));
+    const rows = items.map(
+      (i) => html`<tr><td><a href="/revisions/${encodeURIComponent(i.revisionId)}">${i.name}</a><div class="muted">${i.revisionId}</div></td>
+<td>${i.scopeKey}</td><td>${i.action}</td><td>${i.source === 'gepa' ? 'GEPA' : i.source}</td>
+<td title="${i.createdAt}">${ago(i.createdAt)}</td><td>${i.expiresAt ? html`<span title="${i.expiresAt}">${ago(i.expiresAt)}</span>` : 'never (waits for a person)'}</td></tr>`,
+    );
+    return c.html(
+      layout(
+        { title: 'Pending', session: c.get('session'), live: { url: '/live/pending', version: pendingVersion(items) } },
+        items.length
+          ? html`<table><thead><tr><th>Skill</th><th>Scope</th><th>Action</th><th>Source</th><th>Held</th><th>Auto-promotes</th></tr></thead><tbody>${rows}</tbody></table>`
+          : html`<p>Nothing waits for a decision in your scopes.</p>`,
+      ),
+    );
+  });
+  return app;
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { RevisionActionSchema, RevisionStatusSchema, ScopeKeySchema } from '../schemas';
+import type { JobOutcome } from './types';
+
+/**
+ * The learning job's result (workflow result of `learningJobWorkflow`, stored at
+ * `scopes/{scopeKey}/jobs/{jobId}.json`), as published JSON Schema. Kept equal to the
+ * `JobOutcome` type by the compile-time check below.
+ */
+export const JobOutcomeSchema = z.object({
+  jobId: z.string().describe('The job workflow id: learning/{scopeKey}/{sessionId}/{segmentId}.'),
+  scopeKey: ScopeKeySchema,
+  sessionId: z.string(),
+  status: z.enum(['policy_skipped', 'reviewer_skipped', 'reviewer_failed', 'reviewed']),
+  reason: z.string(),
+  deltaEvents: z.number().int().nonnegative().describe('Events reviewed: those after the session cursor.'),
+  cursorAdvanced: z.boolean(),
+  revisions: z.array(
+    z.object({
+      revisionId: z.string(),
+      skillId: z.string(),
+      name: z.string(),
+      action: RevisionActionSchema,
+      status: RevisionStatusSchema,
+      shadowBypassed: z.boolean(),
+      reasons: z.array(z.string()),
+    }),
+  ),
+  dropped: z.array(z.object({ name: z.string(), list: z.enum(['creates', 'updates', 'deletions']), reason: z.string() })),
+});
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+// If JobOutcome changes, this line fails to compile: update JobOutcomeSchema (and `npm run schemas`).
+const _schemaMatchesType: Same<z.output<typeof JobOutcomeSchema>, JobOutcome> = true;
+void _schemaMatchesType;

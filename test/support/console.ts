@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SkillStore } from '../../activities/storage';
+import type { RunningWorker } from '../../workers/in-process';
+import { approvalWorkflowId } from '../../core/governance';
+import { scopeKey as scopeKeyOf, skillIdForName, type Scope, type SkillSpec } from '../../core';
+import { approvalWorkflow } from '../../workflows';
+import { tokenSha256, type Role } from '../../client/console/users';
+import { uniqueName } from './infra';
+
+/**
+ * A revision held for a person, exactly as a learning job leaves one: the stored revision
+ * in pending_approval and its approval workflow waiting on the real worker.
+ */
+export async function holdRevision(w: RunningWorker, store: SkillStore, scope: Scope, spec: SkillSpec, opts: { parentId?: string } = {}): Promise<{ revisionId: string; scopeKey: string; skillId: string }> {
+  const scopeKey = scopeKeyOf(scope);
+  const skillId = skillIdForName(spec.name);
+  const revisionId = uniqueName('rev-held');
+  const at = new Date().toISOString();
+  await store.createRevision({
+    id: revisionId,
+    skillId,
+    scopeKey,
+    scope,
+    action: opts.parentId ? 'update' : 'create',
+    status: 'pending_approval',
+    spec,
+    ...(opts.parentId ? { parentId: opts.parentId } : {}),
+    source: 'reviewer',
+    jobId: `console-test/${revisionId}`,
+    reason: 'held for the console tests',
+    gates: [{ gate: 'spec', ran: true, passed: true, held: false, reasons: [] }],
+    human: { held: true, reasons: ['new skills require approval'] },
+    createdAt: at,
+    updatedAt: at,
+  });
+  await w.client.workflow.start(approvalWorkflow, {
+    taskQueue: w.taskQueue,
+    workflowId: approvalWorkflowId(revisionId),
+    args: [{ revision: { scopeKey, skillId, revisionId }, source: 'reviewer' }],
+  });
+  return { revisionId, scopeKey, skillId };
+}
+
+export interface TestUser {
+  name: string;
+  role: Role;
+  scopes: string[];
+  token: string;
+}
+
+/** Writes a users file (hashes only) and returns the users with their tokens. */
+export function writeUsersFile(users: Omit<TestUser, 'token'>[]): { path: string; users: Record<string, TestUser> } {
+  const withTokens = users.map((u) => ({ ...u, token: randomBytes(24).toString('base64url') }));
+  const path = join(mkdtempSync(join(tmpdir(), 'console-users-')), 'users.json');
+  writeFileSync(path, JSON.stringify(withTokens.map(({ token, ...u }) => ({ ...u, tokenSha256: tokenSha256(token) }))));
+  return { path, users: Object.fromEntries(withTokens.map((u) => [u.name, u])) };
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { ServiceUnavailableError } from '../../client/errors';
+import { explainUnreachable, hostPortOf, isTransientServiceError } from '../../client/reachability';
+import { parseConfig } from '../../core';
+
+const config = parseConfig({ TEMPORAL_ADDRESS: 'temporal.internal:7233', S3_ENDPOINT: 'http://127.0.0.1:8333', OPENAI_BASE_URL: 'https://api.example.com/v1' });
+const netError = (code: string, address: string, port: number) => Object.assign(new Error(`connect ${code} ${address}:${port}`), { code, address, port });
+
+describe('unreachable services', () => {
+  it('reads host and port from host:port and from URLs', () => {
+    expect(hostPortOf('temporal.internal:7233')).toEqual({ host: 'temporal.internal', port: 7233 });
+    expect(hostPortOf('http://127.0.0.1:8333')).toEqual({ host: '127.0.0.1', port: 8333 });
+    expect(hostPortOf('https://api.example.com/v1')).toEqual({ host: 'api.example.com', port: 443 });
+    expect(hostPortOf('[::1]:7233')).toEqual({ host: '::1', port: 7233 });
+  });
+
+  it('names the configured service a raw network error is about, in one line', () => {
+    const e = explainUnreachable(netError('ECONNREFUSED', '127.0.0.1', 8333), config);
+    expect(e).toBeInstanceOf(ServiceUnavailableError);
+    expect(e!.message).toBe('S3 at http://127.0.0.1:8333 cannot be reached (ECONNREFUSED): run `npx evolution infra up` for the local services, or set S3_ENDPOINT to where it runs');
+    const wrapped = new Error('request failed', { cause: netError('ETIMEDOUT', '10.0.0.7', 443) });
+    expect(explainUnreachable(wrapped, config)).toBeUndefined(); // an address we were not configured with
+    expect(explainUnreachable(new Error('boom'), config)).toBeUndefined();
+  });
+
+  it('tells transient service failures from other errors', () => {
+    expect(isTransientServiceError(netError('ECONNREFUSED', '127.0.0.1', 1))).toBe(true);
+    expect(isTransientServiceError(Object.assign(new Error('x'), { $metadata: { httpStatusCode: 503 } }))).toBe(true);
+    expect(isTransientServiceError(Object.assign(new Error('x'), { $metadata: { httpStatusCode: 403 } }))).toBe(false);
+    expect(isTransientServiceError(new TypeError('bug'))).toBe(false);
+  });
+});
