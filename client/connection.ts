@@ -1,6 +1,175 @@
-import { Client, Connection } from '@temporalio/client';
-import type { EvolutionConfig } from '../core';
+import { existsSync, readFileSync } from 'node:fs';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { createSecureContext } from 'node:tls';
+import { Client, Connection, type TLSConfig } from '@temporalio/client';
+import { loadClientConfigProfile, type ClientConfigProfile, type ConfigDataSource } from '@temporalio/envconfig';
+import { probeTls } from './connection-probe';
 import { ensureReachable } from './reachability';
+import { evolutionDataConverter } from './codec/data-converter';
+import { clientInterceptors } from './tracing';
+import { ConfigError, type EvolutionConfig, type TemporalConnectionSettings } from '../core';
+
+/**
+ * Temporal connections the Temporal way: a profile from a TOML config file
+ * (TEMPORAL_CONFIG_FILE, default ~/.config/temporalio/temporal.toml; TEMPORAL_PROFILE picks
+ * one) overridden by the standard variables (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE,
+ * TEMPORAL_API_KEY, TEMPORAL_TLS, TEMPORAL_TLS_SERVER_CA_CERT_PATH, TEMPORAL_TLS_SERVER_NAME,
+ * TEMPORAL_TLS_CLIENT_CERT_PATH, TEMPORAL_TLS_CLIENT_KEY_PATH, TEMPORAL_GRPC_META_*), all
+ * through @temporalio/envconfig. Certificates and keys are read and checked here, once, so
+ * a missing file or a bad certificate is reported by name before any gRPC call.
+ */
+export interface ResolvedTemporalProfile {
+  address?: string;
+  namespace?: string;
+  connection: TemporalConnectionSettings;
+}
+
+/** The variable (or profile key) a TLS file came from, for error messages. */
+const SOURCES = {
+  serverCACert: { env: 'TEMPORAL_TLS_SERVER_CA_CERT', key: 'server_ca_cert' },
+  clientCert: { env: 'TEMPORAL_TLS_CLIENT_CERT', key: 'client_cert' },
+  clientKey: { env: 'TEMPORAL_TLS_CLIENT_KEY', key: 'client_key' },
+} as const;
+
+type TlsFile = keyof typeof SOURCES;
+
+function withoutEmpty(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
+}
+
+function label(file: TlsFile, source: ConfigDataSource, env: Record<string, string>): string {
+  const s = SOURCES[file];
+  const kind = 'path' in source ? 'PATH' : 'DATA';
+  const name = env[`${s.env}_${kind}`] !== undefined ? `${s.env}_${kind}` : `tls.${s.key}_${kind.toLowerCase()} of the Temporal config profile`;
+  return 'path' in source ? `${name} (${source.path})` : name;
+}
+
+function read(file: TlsFile, source: ConfigDataSource, env: Record<string, string>): Buffer {
+  if ('data' in source) return Buffer.from(source.data);
+  try {
+    return readFileSync(source.path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new ConfigError(`${label(file, source, env)}: ${code === 'ENOENT' ? 'file not found' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`);
+  }
+}
+
+function checkCertificate(file: TlsFile, pem: Buffer, source: ConfigDataSource, env: Record<string, string>): void {
+  try {
+    new X509Certificate(pem);
+  } catch (e) {
+    throw new ConfigError(`${label(file, source, env)}: not a PEM certificate (${(e as Error).message})`);
+  }
+}
+
+function tlsSettings(profile: ClientConfigProfile, env: Record<string, string>): TemporalConnectionSettings['tls'] {
+  const tls = profile.tls;
+  if (tls === undefined) return profile.apiKey !== undefined ? true : undefined;
+  if (tls.disabled === true) return false;
+  const ca = tls.serverCACert && read('serverCACert', tls.serverCACert, env);
+  if (ca && tls.serverCACert) checkCertificate('serverCACert', ca, tls.serverCACert, env);
+  const crt = tls.clientCert && read('clientCert', tls.clientCert, env);
+  if (crt && tls.clientCert) checkCertificate('clientCert', crt, tls.clientCert, env);
+  const key = tls.clientKey && read('clientKey', tls.clientKey, env);
+  if (key && tls.clientKey) {
+    try {
+      createPrivateKey(key);
+    } catch (e) {
+      throw new ConfigError(`${label('clientKey', tls.clientKey, env)}: not a PEM private key (${(e as Error).message})`);
+    }
+  }
+  if (!!crt !== !!key) {
+    throw new ConfigError(`mutual TLS needs both a client certificate and its key: set ${crt ? 'TEMPORAL_TLS_CLIENT_KEY_PATH' : 'TEMPORAL_TLS_CLIENT_CERT_PATH'} too`);
+  }
+  if (crt && key && tls.clientKey) {
+    try {
+      createSecureContext({ cert: crt, key });
+    } catch (e) {
+      throw new ConfigError(`${label('clientKey', tls.clientKey, env)} does not belong to the client certificate (${(e as Error).message})`);
+    }
+  }
+  return {
+    ...(tls.serverName ? { serverNameOverride: tls.serverName } : {}),
+    ...(ca ? { serverRootCACertificate: ca } : {}),
+    ...(crt && key ? { clientCertPair: { crt, key } } : {}),
+  };
+}
+
+/** Reads the Temporal profile + TEMPORAL_* variables (empty values count as unset). */
+export function resolveTemporalProfile(rawEnv: Record<string, string | undefined>): ResolvedTemporalProfile {
+  const env = withoutEmpty(rawEnv);
+  if (env.TEMPORAL_CONFIG_FILE && !existsSync(env.TEMPORAL_CONFIG_FILE)) throw new ConfigError(`TEMPORAL_CONFIG_FILE (${env.TEMPORAL_CONFIG_FILE}): file not found`);
+  let profile: ClientConfigProfile;
+  try {
+    profile = loadClientConfigProfile({ overrideEnvVars: env });
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'ENOENT' && env.TEMPORAL_CONFIG_FILE) throw new ConfigError(`TEMPORAL_CONFIG_FILE (${env.TEMPORAL_CONFIG_FILE}): file not found`);
+    throw new ConfigError(`Temporal config profile${env.TEMPORAL_PROFILE ? ` "${env.TEMPORAL_PROFILE}"` : ''}: ${err.message}`);
+  }
+  const tls = tlsSettings(profile, env);
+  const connection: TemporalConnectionSettings = {
+    ...(profile.apiKey ? { apiKey: profile.apiKey } : {}),
+    ...(tls !== undefined ? { tls } : {}),
+    ...(profile.grpcMeta && Object.keys(profile.grpcMeta).length ? { metadata: profile.grpcMeta } : {}),
+  };
+  return { address: profile.address, namespace: profile.namespace, connection };
+}
+
+/** Options for `Connection.connect` and `NativeConnection.connect` (same shape). */
+export function temporalConnectionOptions(config: EvolutionConfig): { address: string; apiKey?: string; tls?: TLSConfig | boolean; metadata?: Record<string, string> } {
+  const c = config.temporal.connection ?? {};
+  const tls = c.tls;
+  return {
+    address: config.temporal.address,
+    ...(c.apiKey ? { apiKey: c.apiKey } : {}),
+    ...(c.metadata ? { metadata: c.metadata } : {}),
+    ...(tls === undefined
+      ? {}
+      : typeof tls === 'boolean'
+        ? { tls }
+        : {
+            tls: {
+              ...(tls.serverNameOverride ? { serverNameOverride: tls.serverNameOverride } : {}),
+              ...(tls.serverRootCACertificate ? { serverRootCACertificate: Buffer.from(tls.serverRootCACertificate) } : {}),
+              ...(tls.clientCertPair ? { clientCertPair: { crt: Buffer.from(tls.clientCertPair.crt), key: Buffer.from(tls.clientCertPair.key) } } : {}),
+            },
+          }),
+  };
+}
+
+/** Temporal could not be reached: says where, how, and the likely fix. */
+export class TemporalConnectionError extends Error {
+  override name = 'TemporalConnectionError';
+}
+
+function describe(config: EvolutionConfig): string {
+  const tls = config.temporal.connection?.tls;
+  const mode = !tls ? 'without TLS' : tls === true || !tls.clientCertPair ? 'with TLS' : 'with mutual TLS';
+  return `Temporal at ${config.temporal.address} (namespace ${config.temporal.namespace}, ${mode})`;
+}
+
+/** A hint from the failure text (the worker's Rust client is specific), else from a TLS probe. */
+function hintFromCause(cause: string): string | undefined {
+  const msg = cause.toLowerCase();
+  if (/certificaterequired|certificate required/.test(msg)) return 'the server asks for a client certificate (mutual TLS): set TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH';
+  if (/unknownissuer|self.signed|unable to verify/.test(msg)) {
+    return "the server's certificate is not trusted: set TEMPORAL_TLS_SERVER_CA_CERT_PATH to the CA that signed it (and TEMPORAL_TLS_SERVER_NAME if it was issued for another name)";
+  }
+  if (/notvalidforname|not valid for name/.test(msg)) return "the server's certificate is for another name: set TEMPORAL_TLS_SERVER_NAME to the name it was issued for";
+  return undefined;
+}
+
+/** Wraps a failed connect with what was tried and what to change. */
+export async function explainConnectError(e: unknown, config: EvolutionConfig): Promise<TemporalConnectionError> {
+  const cause = e instanceof Error ? e.message : String(e);
+  const tls = config.temporal.connection?.tls;
+  const hint =
+    hintFromCause(cause) ??
+    (await probeTls(config.temporal.address, tls).catch(() => undefined)) ??
+    (tls ? 'check the address, the TLS settings and the API key' : 'check TEMPORAL_ADDRESS; if the server expects TLS set TEMPORAL_TLS=true');
+  return new TemporalConnectionError(`cannot connect to ${describe(config)}: ${hint}. (${cause})`, { cause: e });
+}
 
 export interface Connected {
   client: Client;
@@ -9,7 +178,12 @@ export interface Connected {
 
 export async function connectTemporal(config: EvolutionConfig): Promise<Connected> {
   await ensureReachable(config, ['temporal']); // one clear line in 2 s, not the SDK's 10 s deadline
-  const connection = await Connection.connect({ address: config.temporal.address });
-  const client = new Client({ connection, namespace: config.temporal.namespace });
+  let connection: Connection;
+  try {
+    connection = await Connection.connect(temporalConnectionOptions(config));
+  } catch (e) {
+    throw await explainConnectError(e, config);
+  }
+  const client = new Client({ connection, namespace: config.temporal.namespace, dataConverter: evolutionDataConverter(config), interceptors: clientInterceptors() });
   return { client, close: () => connection.close() };
 }

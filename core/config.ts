@@ -73,15 +73,39 @@ const ENV = {
   EVOLUTION_SCOPE_MODE: z.enum(['none', 'app', 'user']).default('app'),
   EVOLUTION_SESSION_IDLE_TIMEOUT: duration.prefault('10m').refine((ms) => ms !== undefined && ms > 0, 'must be a positive duration'),
   EVOLUTION_WORKER_CACHE_SIZE: int.prefault('200').refine((n) => n >= 0, 'must be 0 or more'),
+  EVOLUTION_S3_CA_FILE: z.string().min(1).optional(),
+  EVOLUTION_OPENAI_CA_FILE: z.string().min(1).optional(),
+  EVOLUTION_METRICS_PORT: int.refine((n) => n >= 0 && n <= 65535, 'must be a port (0-65535)').optional(),
+  EVOLUTION_LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
+  EVOLUTION_LOG_LEVEL: z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
 } as const;
 
 type EnvName = keyof typeof ENV;
 type Parsed = { [K in EnvName]: z.output<(typeof ENV)[K]> };
 
+/**
+ * How to reach Temporal beyond its address: API key, TLS (server CA, server name, client
+ * certificate for mTLS) and gRPC metadata, resolved from a Temporal config profile and the
+ * standard TEMPORAL_* variables (client/connection.ts). Absent: plain connection.
+ */
+export interface TemporalConnectionSettings {
+  apiKey?: string;
+  /** true: TLS with the system trust store; false: explicitly off. */
+  tls?:
+    | boolean
+    | { serverNameOverride?: string; serverRootCACertificate?: Uint8Array; clientCertPair?: { crt: Uint8Array; key: Uint8Array } };
+  metadata?: Record<string, string>;
+}
+
 export interface EvolutionConfig {
-  temporal: { address: string; namespace: string; taskQueue: string; evaluatorTaskQueue: string };
-  s3: { endpoint: string; region: string; bucket: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean };
-  llm: { baseURL: string; apiKey: string; reviewerModel: string; reflectorModel: string; timeoutMs: number };
+  /** AES-256 keys for Temporal payloads (client/codec); the first encrypts. Absent: plain payloads. */
+  payloadKeys?: readonly { id: string; key: Uint8Array }[];
+  temporal: { address: string; namespace: string; taskQueue: string; evaluatorTaskQueue: string; connection?: TemporalConnectionSettings };
+  /** caFile: PEM bundle trusted for an https endpoint signed by a private CA. */
+  s3: { endpoint: string; region: string; bucket: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean; caFile?: string };
+  llm: { baseURL: string; apiKey: string; reviewerModel: string; reflectorModel: string; timeoutMs: number; caFile?: string };
+  /** Worker process operations: metrics/health port (off when unset), log format and level. */
+  operations?: { metricsPort?: number; logFormat: 'auto' | 'json' | 'pretty'; logLevel: 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' };
   governance: {
     humanGate: HumanGatePolicy;
     /** Undefined: approvals wait forever. */
@@ -129,6 +153,7 @@ export function parseConfig(env: Record<string, string | undefined>): EvolutionC
       accessKeyId: p.S3_ACCESS_KEY_ID,
       secretAccessKey: p.S3_SECRET_ACCESS_KEY,
       forcePathStyle: p.S3_FORCE_PATH_STYLE,
+      ...(p.EVOLUTION_S3_CA_FILE ? { caFile: p.EVOLUTION_S3_CA_FILE } : {}),
     },
     llm: {
       baseURL: p.OPENAI_BASE_URL,
@@ -136,6 +161,12 @@ export function parseConfig(env: Record<string, string | undefined>): EvolutionC
       reviewerModel: p.EVOLUTION_REVIEWER_MODEL,
       reflectorModel: p.EVOLUTION_REFLECTOR_MODEL,
       timeoutMs: p.EVOLUTION_LLM_TIMEOUT ?? 60_000,
+      ...(p.EVOLUTION_OPENAI_CA_FILE ? { caFile: p.EVOLUTION_OPENAI_CA_FILE } : {}),
+    },
+    operations: {
+      ...(p.EVOLUTION_METRICS_PORT !== undefined ? { metricsPort: p.EVOLUTION_METRICS_PORT } : {}),
+      logFormat: p.EVOLUTION_LOG_FORMAT,
+      logLevel: p.EVOLUTION_LOG_LEVEL,
     },
     governance: {
       humanGate: p.EVOLUTION_HUMAN_GATE,

@@ -3,7 +3,7 @@
  * SeaweedFS S3, the deterministic local model server standing in for an LLM).
  */
 import { createSkillStore } from '../activities/storage';
-import { decideRevision, showRevision } from '../client/approvals';
+import { showRevision } from '../client/approvals';
 import { loadConfig } from '../client/config';
 import { startLearningJob, waitForLearningJob } from '../client/learning';
 import { rollbackSkill } from '../client/rollback';

@@ -1,8 +1,12 @@
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, NativeConnection, Runtime, DefaultLogger, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, Runtime, DefaultLogger, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { EvolutionConfig } from '../core';
 import { createMainWorker, WORKFLOWS_PATH } from './worker';
 import { randomUUID } from 'node:crypto';
+import { connectWorkerTemporal } from './connection';
+import { temporalConnectionOptions } from '../client/connection';
+import { evolutionDataConverter } from '../client/codec/data-converter';
+import { clientInterceptors } from '../client/tracing';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 let runtimeInstalled = false;
@@ -42,11 +46,11 @@ export async function startMainWorker(config: EvolutionConfig, opts: { taskQueue
   const taskQueue = opts.taskQueue ?? `tq-${randomUUID().slice(0, 8)}`;
   const cfg: EvolutionConfig = { ...config, temporal: { ...config.temporal, taskQueue } };
   quietRuntime();
-  const nativeConnection = await NativeConnection.connect({ address: cfg.temporal.address });
+  const nativeConnection = await connectWorkerTemporal(cfg);
   const { worker } = await createMainWorker({ config: cfg, connection: nativeConnection, workflowBundle: await workflowBundle(), taskQueue });
   const running = worker.run();
-  const connection = await Connection.connect({ address: cfg.temporal.address });
-  const client = new Client({ connection, namespace: cfg.temporal.namespace });
+  const connection = await Connection.connect(temporalConnectionOptions(cfg));
+  const client = new Client({ connection, namespace: cfg.temporal.namespace, dataConverter: evolutionDataConverter(cfg), interceptors: clientInterceptors() });
   return {
     client,
     taskQueue,

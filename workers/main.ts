@@ -1,17 +1,28 @@
 import { loadConfig } from '../client/config';
 import { ensureReachable } from '../client/reachability';
+import { startWorkerOperations } from './telemetry/operations';
+import { startTracingFromEnv } from './telemetry/tracing';
 import { createMainWorker } from './worker';
 
-/** `evolution worker`: runs the main worker until SIGINT/SIGTERM, then drains and exits. */
+/**
+ * `evolution worker`: runs the main worker until SIGINT/SIGTERM, then drains (in-flight
+ * activities get the shutdown grace time to finish, then are cancelled) and exits 0.
+ */
 export async function runMainWorker(): Promise<void> {
   const config = loadConfig();
   await ensureReachable(config, ['temporal', 's3', 'model']);
-  const { worker, connection } = await createMainWorker({ config, identity: `evolution-worker@${process.pid}` });
-  console.error(`[worker] polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address} (namespace ${config.temporal.namespace})`);
+  const ops = await startWorkerOperations(config);
+  const tracing = startTracingFromEnv(process.env, 'evolution-worker');
+  const { worker, connection } = await createMainWorker({ config, identity: `evolution-worker@${process.pid}`, tracing });
+  ops.attach(worker);
+  const metrics = ops.metricsPort !== undefined ? `; metrics and health on :${ops.metricsPort}` : '';
+  console.error(`[worker] polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address} (namespace ${config.temporal.namespace})${metrics}`);
   try {
-    await worker.run(); // the SDK installs SIGINT/SIGTERM handlers that shut the worker down gracefully
+    await worker.run(); // returns once SIGTERM/SIGINT (see startWorkerOperations) has drained it
   } finally {
     await connection.close();
+    await ops.close();
+    await tracing?.shutdown();
   }
 }
 

@@ -2,6 +2,10 @@ import { join } from 'node:path';
 import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import type { EvolutionConfig } from '../core';
 import { createActivities } from '../activities';
+import { connectWorkerTemporal } from './connection';
+import { productMetricsInterceptor } from './telemetry/product-metrics';
+import { TRACING_WORKFLOW_INTERCEPTORS, workerTracing, type Tracing } from './telemetry/tracing';
+import { evolutionDataConverter } from '../client/codec/data-converter';
 
 export interface MainWorkerOptions {
   config: EvolutionConfig;
@@ -10,6 +14,8 @@ export interface MainWorkerOptions {
   taskQueue?: string;
   connection?: NativeConnection;
   identity?: string;
+  /** Tracing (workers/telemetry/tracing.ts); a prebuilt bundle must include TRACING_WORKFLOW_INTERCEPTORS. */
+  tracing?: Tracing;
 }
 
 /** Path of the workflow entry module, for bundling. */
@@ -21,7 +27,8 @@ export const WORKFLOWS_PATH = join(__dirname, '..', 'workflows', 'index.ts');
  */
 export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
   const { config } = opts;
-  const connection = opts.connection ?? (await NativeConnection.connect({ address: config.temporal.address }));
+  const connection = opts.connection ?? (await connectWorkerTemporal(config));
+  const traced = opts.tracing && workerTracing(opts.tracing);
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
@@ -29,6 +36,14 @@ export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worke
     ...(opts.identity ? { identity: opts.identity } : {}),
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities(config),
+    dataConverter: evolutionDataConverter(config),
+    interceptors: {
+      activity: [productMetricsInterceptor, ...(traced ? [traced.activity] : [])],
+      ...(traced ? { workflowModules: [TRACING_WORKFLOW_INTERCEPTORS] } : {}),
+    },
+    ...(traced ? { sinks: traced.sinks } : {}),
+    // On SIGTERM, in-flight activities get this long to finish before they are cancelled.
+    shutdownGraceTime: '20 seconds',
     // Durable waits (approvals) must not pin cache slots forever (EVOLUTION_WORKER_CACHE_SIZE).
     maxCachedWorkflows: config.runtime.maxCachedWorkflows,
   });

@@ -90,7 +90,7 @@ async function start(input: ExperimentWorkflowInput): Promise<ContinuedExperimen
     options: request.options,
     evaluatorTaskQueue: request.options.evaluatorTaskQueue ?? prepared.defaultEvaluatorTaskQueue,
     dataset: prepared.dataset,
-    deadlineMs: request.options.timeLimitMs === undefined ? undefined : Date.now() + request.options.timeLimitMs,
+    deadlineMs: request.options.timeLimitMs === undefined ? undefined : new Date().getTime() + request.options.timeLimitMs,
     // The state keeps the last LOG_TAIL_LIMIT log entries; each run stores its own before moving on.
     iterationsPerRun: Math.max(1, Math.min(input.iterationsPerRun ?? DEFAULT_ITERATIONS_PER_RUN, LOG_TAIL_LIMIT)),
   };

@@ -1,5 +1,7 @@
+import { Agent } from 'node:https';
 import { S3Client } from '@aws-sdk/client-s3';
 import type { EvolutionConfig } from '../../core';
+import { readCaBundle } from '../tls';
 
 export type S3Settings = EvolutionConfig['s3'];
 
@@ -23,6 +25,10 @@ export function createS3Client(s3: S3Settings): S3Client {
     // the SDK's default CRC32 trailers, and ETags already cover our small objects.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
+    requestHandler: {
+      connectionTimeout: 5_000,
+      requestTimeout: 30_000,
+      ...(s3.caFile ? { httpsAgent: new Agent({ keepAlive: true, ca: readCaBundle('EVOLUTION_S3_CA_FILE', s3.caFile) }) } : {}),
+    },
   });
 }

@@ -1,4 +1,6 @@
 import { loadConfig } from '../config';
+import { TemporalConnectionError } from '../connection';
+import { startTracingFromEnv } from '../../workers/telemetry/tracing';
 import { InputError, NotFoundError, ServiceUnavailableError, StateError } from '../errors';
 import { explainUnreachable } from '../reachability';
 import { ConfigError, type EvolutionConfig } from '../../core';
@@ -32,15 +34,20 @@ export async function main(argv: string[]): Promise<number> {
     config: () => (config ??= loadConfig()),
     out: (value, text) => console.log(json ? JSON.stringify(value, null, 2) : typeof text === 'function' ? text() : text),
   };
+  // Long-running commands (worker, evaluator-worker) set up their own tracing.
+  const tracing = name === 'worker' || name === 'evaluator-worker' ? undefined : startTracingFromEnv(process.env, 'evolution-cli');
   try {
     return (await command.run(ctx)) ?? 0;
   } catch (e) {
     // A raw network error from an SDK names no service: say which one, where, and what to do.
     const err = (config && explainUnreachable(e, config)) || (e as Error);
-    const known = err instanceof UsageError || err instanceof InputError || err instanceof NotFoundError || err instanceof StateError || err instanceof ConfigError || err instanceof ServiceUnavailableError;
+    const known =
+      err instanceof UsageError || err instanceof TemporalConnectionError || err instanceof InputError || err instanceof NotFoundError || err instanceof StateError || err instanceof ConfigError || err instanceof ServiceUnavailableError;
     if (json) console.error(JSON.stringify({ error: err.name, message: err.message }));
     else console.error(`evolution ${name}: ${known ? err.message : err.stack ?? err.message}${err instanceof UsageError ? `\nusage: evolution ${command.usage}` : ''}`);
     return err instanceof UsageError ? 2 : 1;
+  } finally {
+    await tracing?.shutdown();
   }
 }
 

@@ -1,4 +1,4 @@
-import { NativeConnection } from '@temporalio/worker';
+import { connectWorkerTemporal } from '../../workers/connection';
 import { createSkillStore, type SkillStore } from '../../activities/storage';
 import { makeWeatherDataset, scopeKey as scopeKeyOf, skillIdForName, WEATHER_SEED_SKILL, type Dataset, type EvolutionConfig, type ExperimentRequestInput, type Scope, type SkillSpec } from '../../core';
 import type { OptimizationDeps } from '../../client/optimization';
@@ -26,7 +26,7 @@ export async function startGepaHarness(): Promise<GepaHarness> {
   const main = await startMainWorker({ ...base, temporal: { ...base.temporal, evaluatorTaskQueue: defaultQueue } });
   const config = main.config;
   const store = createSkillStore(config.s3);
-  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const connection = await connectWorkerTemporal(config);
   const windows: EvaluationWindow[] = [];
   const evaluators: { stop(): Promise<void> }[] = [];
 

@@ -1,6 +1,8 @@
 import { appendFileSync } from 'node:fs';
 import { loadConfig } from '../../client/config';
 import type { ScoreOverride } from './weather-evaluator';
+import { startWorkerOperations } from '../telemetry/operations';
+import { startTracingFromEnv } from '../telemetry/tracing';
 import { createEvaluatorWorker } from './worker';
 
 export interface EvaluatorWorkerFlags {
@@ -29,12 +31,15 @@ export function parseScoreOverrides(text: string): ScoreOverride[] {
 /** `evolution evaluator-worker`: the example evaluator until SIGINT/SIGTERM. */
 export async function runEvaluatorWorker(flags: EvaluatorWorkerFlags = {}): Promise<void> {
   const config = loadConfig();
+  const ops = await startWorkerOperations(config);
+  const tracing = startTracingFromEnv(process.env, 'evolution-evaluator');
   const windowsFile = flags.windowsFile;
   const { worker, connection, taskQueue, identity } = await createEvaluatorWorker({
     config,
     taskQueue: flags.taskQueue,
     identity: flags.identity,
     maxConcurrent: flags.maxConcurrent,
+    tracing,
     evaluator: {
       delayMs: flags.delayMs,
       caseDelayMs: flags.caseDelayMs,
@@ -42,10 +47,14 @@ export async function runEvaluatorWorker(flags: EvaluatorWorkerFlags = {}): Prom
       onWindow: windowsFile ? (w) => appendFileSync(windowsFile, `${JSON.stringify(w)}\n`) : undefined,
     },
   });
-  console.error(`[evaluator] ${identity} polling task queue "${taskQueue}" on ${config.temporal.address}`);
+  ops.attach(worker);
+  const metrics = ops.metricsPort !== undefined ? `; metrics and health on :${ops.metricsPort}` : '';
+  console.error(`[evaluator] ${identity} polling task queue "${taskQueue}" on ${config.temporal.address}${metrics}`);
   try {
-    await worker.run(); // the SDK shuts down gracefully on SIGINT/SIGTERM
+    await worker.run(); // returns once SIGTERM/SIGINT (see startWorkerOperations) has drained it
   } finally {
     await connection.close();
+    await ops.close();
+    await tracing?.shutdown();
   }
 }

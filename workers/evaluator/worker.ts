@@ -2,6 +2,10 @@ import { hostname } from 'node:os';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { EvolutionConfig } from '../../core';
 import { weatherEvaluatorActivities, type WeatherEvaluatorOptions } from './weather-evaluator';
+import { connectWorkerTemporal } from '../connection';
+import { productMetricsInterceptor } from '../telemetry/product-metrics';
+import { workerTracing, type Tracing } from '../telemetry/tracing';
+import { evolutionDataConverter } from '../../client/codec/data-converter';
 
 export interface EvaluatorWorkerOptions {
   config: EvolutionConfig;
@@ -12,6 +16,7 @@ export interface EvaluatorWorkerOptions {
   /** Evaluate calls this worker runs at once (default 4). */
   maxConcurrent?: number;
   evaluator?: Omit<WeatherEvaluatorOptions, 'identity'>;
+  tracing?: Tracing;
 }
 
 export interface EvaluatorWorker {
@@ -29,13 +34,16 @@ export async function createEvaluatorWorker(opts: EvaluatorWorkerOptions): Promi
   const { config } = opts;
   const taskQueue = opts.taskQueue ?? config.temporal.evaluatorTaskQueue;
   const identity = opts.identity ?? `weather-evaluator@${hostname()}:${process.pid}`;
-  const connection = opts.connection ?? (await NativeConnection.connect({ address: config.temporal.address }));
+  const connection = opts.connection ?? (await connectWorkerTemporal(config));
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue,
     identity,
     activities: weatherEvaluatorActivities({ ...opts.evaluator, identity }),
+    dataConverter: evolutionDataConverter(config),
+    interceptors: { activity: [productMetricsInterceptor, ...(opts.tracing ? [workerTracing(opts.tracing).activity] : [])] },
+    shutdownGraceTime: '20 seconds',
     maxConcurrentActivityTaskExecutions: opts.maxConcurrent ?? 4,
     // Heartbeats reach the server within a second, so cancellations do too.
     defaultHeartbeatThrottleInterval: '1 second',

@@ -15,7 +15,7 @@ export async function withDeadline<T>(deadlineMs: number | undefined, work: () =
   const timerScope = new CancellationScope();
   let fired = false;
   void timerScope
-    .run(() => sleep(Math.max(1, deadlineMs - Date.now())))
+    .run(() => sleep(Math.max(1, deadlineMs - new Date().getTime())))
     .then(
       () => {
         fired = true;

@@ -3,6 +3,7 @@ import { approvalCommands } from './approvals';
 import { consoleCommands } from './console';
 import { infraCommands } from './infra';
 import { learningCommands } from './learning';
+import { operationsCommands } from './operations';
 import { optimizeCommands } from './optimize';
 import { payloadCommands } from './payloads';
 import { skillCommands } from './skills';
@@ -16,4 +17,5 @@ export const COMMANDS: Record<string, Command> = {
   ...infraCommands,
   ...payloadCommands,
   ...consoleCommands,
+  ...operationsCommands,
 };

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decideRevision } from '../../client/approvals';
+import { connectTemporal, type Connected } from '../../client/connection';
+import { startLearningJob, waitForLearningJob } from '../../client/learning';
+import { createSkillStore } from '../../activities/storage';
+import type { EvolutionConfig } from '../../core';
+import { freeLocalPort } from '../../workers/telemetry/runtime';
+import { realServices, uniqueName } from '../support/infra';
+import { exampleSession } from '../support/sessions';
+import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';
+
+/**
+ * The deployed worker process (`tsx workers/main.ts`, its own Runtime): metrics, health and
+ * readiness on EVOLUTION_METRICS_PORT, JSON logs when not on a terminal, SIGTERM → drain → 0.
+ */
+let config: EvolutionConfig;
+let temporal: Connected;
+let worker: WorkerProcess;
+let port: number;
+const taskQueue = uniqueName('tq-ops');
+
+const get = (path: string) => fetch(`http://127.0.0.1:${port}${path}`);
+
+beforeAll(async () => {
+  const base = await realServices();
+  config = { ...base, temporal: { ...base.temporal, taskQueue } };
+  port = await freeLocalPort();
+  worker = startWorkerProcess({ EVOLUTION_TASK_QUEUE: taskQueue, EVOLUTION_METRICS_PORT: String(port), EVOLUTION_HUMAN_GATE: 'create_only', EVOLUTION_LOG_LEVEL: 'DEBUG', EVOLUTION_APPROVAL_TIMEOUT: 'none' });
+  await worker.ready;
+  temporal = await connectTemporal(config);
+});
+
+afterAll(async () => {
+  await worker?.kill('SIGKILL');
+  await temporal?.close();
+});
+
+/** `name{labels} value` lines of one metric, labels parsed. */
+function samples(text: string, name: string): { labels: Record<string, string>; value: number }[] {
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `))
+    .map((l) => {
+      const m = /^[^{\s]+(?:\{(.*)\})?\s+(\S+)/.exec(l)!;
+      const labels = Object.fromEntries([...(m[1] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1], x[2]]));
+      return { labels, value: Number(m[2]) };
+    });
+}
+const total = (text: string, name: string, where: Record<string, string> = {}) =>
+  samples(text, name)
+    .filter((s) => Object.entries(where).every(([k, v]) => s.labels[k] === v))
+    .reduce((a, s) => a + s.value, 0);
+
+describe('worker process operations', () => {
+  it('serves health, readiness and, after a job, SDK and product metrics with low-cardinality labels', async () => {
+    expect((await get('/healthz')).status).toBe(200);
+    expect((await get('/readyz')).status).toBe(200);
+
+    const app = uniqueName('metrics-app');
+    const store = createSkillStore(config.s3);
+    const deps = { client: temporal.client, store, config };
+    const started = await startLearningJob(deps, { app, user: 'u1', sessionId: 's1', events: exampleSession('weather-report') });
+    const outcome = await waitForLearningJob(temporal.client, started.jobWorkflowId);
+    const [rev] = outcome.revisions;
+    expect(rev).toMatchObject({ status: 'pending_approval' });
+    await decideRevision(deps, rev!.revisionId, { decision: 'approve', reviewer: 'alice' });
+
+    const res = await get('/metrics');
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    // The SDK's own metrics (task queue polling, activity execution).
+    expect(text, 'SDK metrics').toContain(`temporal_num_pollers{namespace="default",poller_type="activity_task",service_name="temporal-core-sdk",task_queue="${taskQueue}"}`);
+    expect(total(text, 'temporal_activity_execution_latency_milliseconds_count', { task_queue: taskQueue }), text).toBeGreaterThan(0);
+    expect(text).toContain('temporal_workflow_completed');
+    // The product's.
+    expect(total(text, 'evolution_reviewer_calls_total', { scope_mode: 'app' })).toBe(1);
+    expect(total(text, 'evolution_reviewer_latency_milliseconds_count', { outcome: 'success' })).toBe(1);
+    expect(total(text, 'evolution_candidates_seen_total', { action: 'create' })).toBe(1);
+    expect(total(text, 'evolution_revisions_written_total', { scope_mode: 'app', action: 'create', status: 'pending_approval' })).toBe(1);
+    expect(total(text, 'evolution_gate_verdicts_total', { gate: 'spec', verdict: 'passed' })).toBe(1);
+    expect(total(text, 'evolution_gate_verdicts_total', { gate: 'safety', verdict: 'passed' })).toBe(1);
+    expect(total(text, 'evolution_holds_total', { reason: 'pending_approval' })).toBe(1);
+    expect(total(text, 'evolution_approvals_total', { outcome: 'published' })).toBe(1);
+    expect(total(text, 'evolution_publications_total', { trigger: 'approve', outcome: 'published' })).toBe(1);
+    expect(total(text, 'evolution_publication_latency_milliseconds_count', { trigger: 'approve' })).toBe(1);
+    // Low cardinality: no app, skill or revision names in any label.
+    expect(text).not.toContain(app);
+    expect(text).not.toContain('multi-city-weather-report');
+    expect(text).not.toContain(rev!.revisionId);
+
+    // Structured logs: stderr is a pipe here, so every log line is JSON; workflow and activity ids are fields.
+    const logLines = worker
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'));
+    expect(logLines.length).toBeGreaterThan(0);
+    const entries = logLines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(entries.every((e) => typeof e.time === 'string' && typeof e.level === 'string' && typeof e.message === 'string')).toBe(true);
+    expect(entries.some((e) => e.jobId === started.jobWorkflowId)).toBe(true);
+    expect(entries.some((e) => e.revisionId === rev!.revisionId)).toBe(true);
+  });
+
+  it('SIGTERM drains the worker and exits 0', async () => {
+    await worker.kill('SIGTERM');
+    expect(worker.child.signalCode).toBeNull();
+    expect(worker.child.exitCode).toBe(0);
+  });
+});

@@ -1,0 +1,57 @@
+import { join } from 'node:path';
+import { bundleWorkflowCode, DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { describe, expect, it } from 'vitest';
+import { quietRuntime, workflowBundle } from '../../workers/in-process';
+import { readHistories } from './history-files';
+
+/**
+ * Safe deploys: every recorded history (test/replay/histories, re-recorded with
+ * `npm run record-histories`) must replay on the current workflow code. A change that
+ * breaks one breaks running workflows (approvals wait for days): guard it with patched()
+ * (docs/versioning.md).
+ */
+const HISTORIES = readHistories(join(__dirname, 'histories'));
+const EXPECTED = ['approval-approved', 'approval-waiting', 'evaluation-batch', 'experiment-continued-as-new', 'experiment-last-run', 'experiment-time-limit', 'learning-job', 'rollback', 'session'];
+
+async function replay(bundle: WorkflowBundleWithSourceMap, names?: string[]): Promise<{ name: string; error?: Error }[]> {
+  const chosen = HISTORIES.filter((h) => !names || names.includes(h.name));
+  const out: { name: string; error?: Error }[] = [];
+  // One replay per history: the same workflow id appears in several (the runs of one experiment).
+  for (const h of chosen) {
+    for await (const r of Worker.runReplayHistories({ workflowBundle: bundle, replayName: `replay-${h.name}` }, [{ workflowId: h.workflowId, history: h.history }])) {
+      out.push({ name: h.name, ...(r.error ? { error: r.error as Error } : {}) });
+    }
+  }
+  return out;
+}
+
+function variant(name: string): Promise<WorkflowBundleWithSourceMap> {
+  quietRuntime();
+  return bundleWorkflowCode({ workflowsPath: join(__dirname, 'variants', name, 'index.ts'), logger: new DefaultLogger('WARN') });
+}
+
+describe('replay of recorded histories', () => {
+  it('covers every workflow type: session, learning job, approval waiting and decided, rollback, experiment runs and its time-limit failure', () => {
+    expect(HISTORIES.map((h) => h.name)).toEqual(EXPECTED);
+    const types = new Set(HISTORIES.map((h) => h.history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name));
+    expect([...types].sort()).toEqual(['approvalWorkflow', 'evaluationBatchWorkflow', 'experimentWorkflow', 'learningJobWorkflow', 'rollbackWorkflow', 'sessionWorkflow']);
+    const lastEvent = (name: string) => HISTORIES.find((h) => h.name === name)!.history.events!.at(-1)!;
+    expect(lastEvent('experiment-continued-as-new').workflowExecutionContinuedAsNewEventAttributes).toBeTruthy();
+  });
+
+  it('every history replays on the current workflow code', async () => {
+    const results = await replay(await workflowBundle());
+    expect(results.map((r) => r.name).sort()).toEqual(EXPECTED);
+    expect(results.filter((r) => r.error).map((r) => `${r.name}: ${r.error!.message}`)).toEqual([]);
+  });
+
+  it('versioning: an approval changed with patched() still replays the approvals recorded before the change; the same change unguarded does not', async () => {
+    const approvals = ['approval-waiting', 'approval-approved'];
+    const patched = await replay(await variant('approval-patched'), approvals);
+    expect(patched.filter((r) => r.error).map((r) => `${r.name}: ${r.error!.message}`)).toEqual([]);
+    expect(patched).toHaveLength(2);
+
+    const unguarded = await replay(await variant('approval-unpatched'), ['approval-approved']);
+    expect(unguarded[0]!.error?.name).toBe('DeterminismViolationError');
+  });
+});

@@ -1,0 +1,36 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../infra/paths';
+
+/** `npm run lint` as part of `npm test`, plus proof that the determinism rule bites where it should. */
+const eslint = new ESLint({ cwd: REPO_ROOT });
+
+const SNIPPET = [
+  "import { readFileSync } from 'node:fs';",
+  "import path from 'path';",
+  'export const a = Date.now() + Math.random();',
+  'export const b = process.env.X;',
+  'setTimeout(() => undefined, 1);',
+  'export const c = readFileSync(path.join("x"));',
+  '',
+].join('\n');
+
+async function restricted(filePath: string): Promise<string[]> {
+  const [result] = await eslint.lintText(SNIPPET, { filePath: `${REPO_ROOT}/${filePath}` });
+  return result!.messages.filter((m) => m.ruleId?.startsWith('no-restricted')).map((m) => `${m.line}:${m.ruleId}`);
+}
+
+describe('lint', () => {
+  it('keeps Node built-ins, clocks, randomness, timers and process out of workflows/ and core/', async () => {
+    const expected = ['1:no-restricted-imports', '2:no-restricted-imports', '3:no-restricted-properties', '3:no-restricted-properties', '4:no-restricted-globals', '5:no-restricted-globals'];
+    expect(await restricted('workflows/example.ts')).toEqual(expected);
+    expect(await restricted('core/gepa/example.ts')).toEqual(expected);
+    expect(await restricted('activities/example.ts')).toEqual([]);
+  });
+
+  it('the whole tree has no lint errors', async () => {
+    const results = await eslint.lintFiles(['.']);
+    const errors = results.flatMap((r) => r.messages.filter((m) => m.severity === 2).map((m) => `${r.filePath.slice(REPO_ROOT.length + 1)}:${m.line} ${m.ruleId}: ${m.message}`));
+    expect(errors).toEqual([]);
+  }, 300_000);
+});

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { describe, expect, it } from 'vitest';
+import { AesGcmPayloadCodec, ENCRYPTED_ENCODING, KEY_ID_METADATA, PayloadDecryptionError } from '../../client/codec/aes-gcm-codec';
+import { parsePayloadKeys } from '../../client/codec/keys';
+import { ConfigError } from '../../core';
+
+const key = () => randomBytes(32);
+const b64 = (b: Buffer) => b.toString('base64');
+const text = (b?: Uint8Array | null) => Buffer.from(b ?? []).toString('utf8');
+
+describe('payload keys', () => {
+  it('parses ID:KEY lists in base64 or hex, first key first', () => {
+    const a = key();
+    const b = key();
+    const keys = parsePayloadKeys(`new:${b64(a)},\n old:${b.toString('hex')}\n# a comment`);
+    expect(keys.map((k) => k.id)).toEqual(['new', 'old']);
+    expect(Buffer.from(keys[0]!.key).equals(a)).toBe(true);
+    expect(Buffer.from(keys[1]!.key).equals(b)).toBe(true);
+  });
+
+  it('rejects short keys, bad ids, duplicates and empty lists without echoing key material', () => {
+    const short = b64(randomBytes(16));
+    expect(() => parsePayloadKeys(`k1:${short}`)).toThrow(ConfigError);
+    expect(() => parsePayloadKeys(`k1:${short}`)).toThrow(/key "k1" must be 32 bytes/);
+    try {
+      parsePayloadKeys(`k1:${short}`);
+    } catch (e) {
+      expect((e as Error).message).not.toContain(short);
+    }
+    expect(() => parsePayloadKeys(b64(key()))).toThrow(/entry 1 must be ID:KEY/);
+    expect(() => parsePayloadKeys(`a:${b64(key())},a:${b64(key())}`)).toThrow(/"a" appears twice/);
+    expect(() => parsePayloadKeys(' , ')).toThrow(/no keys/);
+  });
+});
+
+describe('AES-256-GCM payload codec', () => {
+  const secret = 'transcript: my password is hunter2';
+  const payload = defaultPayloadConverter.toPayload({ note: secret })!;
+
+  it('encrypts the whole payload, tags it with the key id, and decodes it back', async () => {
+    const codec = new AesGcmPayloadCodec([{ id: 'k1', key: key() }]);
+    const [enc] = await codec.encode([payload]);
+    expect(text(enc!.metadata!.encoding)).toBe(ENCRYPTED_ENCODING);
+    expect(text(enc!.metadata![KEY_ID_METADATA])).toBe('k1');
+    expect(Buffer.from(enc!.data!).includes(Buffer.from('hunter2'))).toBe(false);
+    expect(Buffer.from(enc!.data!).includes(Buffer.from('json/plain'))).toBe(false);
+    const [dec] = await codec.decode([enc!]);
+    expect(defaultPayloadConverter.fromPayload(dec!)).toEqual({ note: secret });
+    // Two encodings of the same payload differ (fresh IV).
+    const [again] = await codec.encode([payload]);
+    expect(Buffer.from(again!.data!).equals(Buffer.from(enc!.data!))).toBe(false);
+  });
+
+  it('rotation: a new first key encrypts, the old one still decrypts what it wrote', async () => {
+    const old = { id: 'old', key: key() };
+    const [byOld] = await new AesGcmPayloadCodec([old]).encode([payload]);
+    const rotated = new AesGcmPayloadCodec([{ id: 'new', key: key() }, old]);
+    expect(defaultPayloadConverter.fromPayload((await rotated.decode([byOld!]))[0]!)).toEqual({ note: secret });
+    const [byNew] = await rotated.encode([payload]);
+    expect(text(byNew!.metadata![KEY_ID_METADATA])).toBe('new');
+  });
+
+  it('a missing or wrong key is a clear error naming the key id', async () => {
+    const [enc] = await new AesGcmPayloadCodec([{ id: 'k1', key: key() }]).encode([payload]);
+    await expect(new AesGcmPayloadCodec([{ id: 'k2', key: key() }]).decode([enc!])).rejects.toThrow(/encrypted with key "k1", which is not among the configured keys \(k2\)/);
+    const wrong = new AesGcmPayloadCodec([{ id: 'k1', key: key() }]);
+    await expect(wrong.decode([enc!])).rejects.toThrow(PayloadDecryptionError);
+    await expect(wrong.decode([enc!])).rejects.toThrow(/could not be decrypted with key "k1"/);
+  });
+
+  it('tampering is detected, and unencrypted payloads pass through decode', async () => {
+    const codec = new AesGcmPayloadCodec([{ id: 'k1', key: key() }]);
+    const [enc] = await codec.encode([payload]);
+    const data = Buffer.from(enc!.data!);
+    data[20] = data[20]! ^ 1;
+    await expect(codec.decode([{ ...enc!, data }])).rejects.toThrow(/altered/);
+    const relabelled = { ...enc!, metadata: { ...enc!.metadata, [KEY_ID_METADATA]: Buffer.from('k1x') } };
+    await expect(new AesGcmPayloadCodec([{ id: 'k1', key: key() }, { id: 'k1x', key: key() }]).decode([relabelled])).rejects.toThrow(PayloadDecryptionError);
+    expect(await codec.decode([payload])).toEqual([payload]);
+  });
+});

@@ -1,0 +1,12 @@
+import { NativeConnection } from '@temporalio/worker';
+import type { EvolutionConfig } from '../core';
+import { explainConnectError, temporalConnectionOptions } from '../client/connection';
+
+/** The worker side of client/connection.ts: same profile, same TLS, same clear errors. */
+export async function connectWorkerTemporal(config: EvolutionConfig): Promise<NativeConnection> {
+  try {
+    return await NativeConnection.connect(temporalConnectionOptions(config));
+  } catch (e) {
+    throw await explainConnectError(e, config);
+  }
+}
