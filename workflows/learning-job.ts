@@ -3,16 +3,16 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities';
 import { approvalWorkflowId, planRevisions, type JobOutcome, type RevisionSummary } from '../core/governance';
 import type { Segment } from '../core';
+import { checkLearningJobInput } from '../core/workflow-inputs';
 import { approvalWorkflow } from './approval';
+import { requireValidInput } from './input-guard';
+import { modelCallRetry, storageRetry } from './retry-policies';
 
 export interface LearningJobInput {
   segment: Segment;
 }
 
-const storage = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: ['NonRetryableStoreError', 'ScopeError', 'InvalidSegmentError'] },
-});
+const storage = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: storageRetry });
 
 // The reviewer is retried a few times (malformed answers, 5xx, timeouts); then the job
 // ends without advancing the cursor, so the same delta is reviewed again next time.
@@ -20,7 +20,7 @@ const reviewer = proxyActivities<Activities>({
   startToCloseTimeout: '3 minutes',
   // The activity heartbeats during the LLM call: a dead worker is noticed in seconds.
   heartbeatTimeout: '20 seconds',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 3 },
+  retry: modelCallRetry,
 });
 
 /**
@@ -28,7 +28,9 @@ const reviewer = proxyActivities<Activities>({
  * LLM reviewer → reconcile → gates → immutable revisions → publish or hold.
  * The workflow id is a function of the segment, so a duplicate submission is deduplicated.
  */
-export async function learningJobWorkflow({ segment }: LearningJobInput): Promise<JobOutcome> {
+export async function learningJobWorkflow(input: LearningJobInput): Promise<JobOutcome> {
+  requireValidInput('learning job', checkLearningJobInput(input));
+  const { segment } = input;
   const jobId = workflowInfo().workflowId;
   const governance = await storage.loadGovernance();
   const prepared = await storage.prepareReview({ segment, minToolCalls: governance.minToolCalls });
