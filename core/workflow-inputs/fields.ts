@@ -12,6 +12,7 @@ export function describeValue(v: unknown): string {
   if (v === undefined) return 'missing';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
+  if (v === '') return 'an empty string';
   if (typeof v === 'number' && !Number.isFinite(v)) return `a number (${String(v)})`;
   if (typeof v === 'object') return 'an object';
   return `a ${typeof v}`;
