@@ -23,6 +23,7 @@ import type { GovernanceSettings, JobOutcome } from '../core/governance';
 import { NON_RETRYABLE, withStoreErrors } from './errors';
 import { loadExistingSkills } from './existing-skills';
 import { whileHeartbeating } from './heartbeat';
+import { asModelAnswer } from './llm/model-answer-failure';
 import { reviewerMessages } from './llm/reviewer-prompt';
 import { structuredCompletion } from './llm/structured-call';
 import type OpenAI from 'openai';
@@ -96,9 +97,13 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
       await withStoreErrors(() => store.writeCursor(scopeKey, sessionId, { lastReviewedAt: cursor.lastReviewedAt, lastEventCount: cursor.lastEventCount ?? 0, updatedAt: at }));
     },
 
-    /** The LLM reviewer. A malformed answer fails this attempt (Temporal retries it). */
+    /**
+     * The LLM reviewer. Reading the transcript is infrastructure (retried by the activity's
+     * policy); the model call's unusable answers fail as `ModelAnswerFailure`, which the
+     * workflow counts against the reviewer's attempts (see asModelAnswer).
+     */
     async reviewSession({ segment, transcriptRef, existingSkills }: { segment: Segment; transcriptRef: PayloadRef; existingSkills: ExistingSkill[] }): Promise<ReviewDecision> {
-      const transcript = JSON.parse(await store.getPayloadText(transcriptRef)) as ReturnType<typeof buildTranscript>;
+      const transcript = JSON.parse(await withStoreErrors(() => store.getPayloadText(transcriptRef))) as ReturnType<typeof buildTranscript>;
       const messages = reviewerMessages({
         session: { app: segment.app, user: segment.user, sessionId: segment.sessionId },
         transcript: transcript.messages.map((m) => ({
@@ -110,7 +115,7 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
         existingSkills: existingSkills.map((s) => ({ name: s.name, description: s.description, body_excerpt: s.bodyExcerpt })),
         outcome: segment.outcome,
       });
-      return whileHeartbeating((signal) => structuredCompletion({ client: openai, model: config.llm.reviewerModel, schemaName: 'review_decision', schema: ReviewDecisionSchema, normalize: normalizeReviewDecision, messages, signal }));
+      return whileHeartbeating((signal) => asModelAnswer(() => structuredCompletion({ client: openai, model: config.llm.reviewerModel, schemaName: 'review_decision', schema: ReviewDecisionSchema, normalize: normalizeReviewDecision, messages, signal })));
     },
 
     /** Writes the job's outcome beside the scope (idempotent: same job id, same object). */

@@ -1,7 +1,5 @@
 import { ApplicationFailure } from '@temporalio/workflow';
-
-/** Failure type of a workflow started with an input it cannot run. */
-export const INVALID_WORKFLOW_INPUT = 'InvalidWorkflowInput';
+import { INVALID_WORKFLOW_INPUT } from '../core/failure-types';
 
 /**
  * First line of every workflow: an input that `check` finds problems with fails the

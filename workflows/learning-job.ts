@@ -6,7 +6,8 @@ import type { Segment } from '../core';
 import { checkLearningJobInput } from '../core/workflow-inputs';
 import { approvalWorkflow } from './approval';
 import { requireValidInput } from './input-guard';
-import { modelCallRetry, storageRetry } from './retry-policies';
+import { withinModelAnswerBudget } from './model-answer-budget';
+import { REVIEWER_DEADLINE, reviewerInfrastructureRetry, storageRetry } from './retry-policies';
 
 export interface LearningJobInput {
   segment: Segment;
@@ -14,13 +15,15 @@ export interface LearningJobInput {
 
 const storage = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: storageRetry });
 
-// The reviewer is retried a few times (malformed answers, 5xx, timeouts); then the job
+// The reviewer gets three model answers (malformed, refused, timed out); then the job
 // ends without advancing the cursor, so the same delta is reviewed again next time.
+// Infrastructure faults (S3, a dead worker) are retried within the deadline and cost none.
 const reviewer = proxyActivities<Activities>({
   startToCloseTimeout: '3 minutes',
+  scheduleToCloseTimeout: REVIEWER_DEADLINE,
   // The activity heartbeats during the LLM call: a dead worker is noticed in seconds.
   heartbeatTimeout: '20 seconds',
-  retry: modelCallRetry,
+  retry: reviewerInfrastructureRetry,
 });
 
 /**
@@ -44,7 +47,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
 
   let decision;
   try {
-    decision = await reviewer.reviewSession({ segment, transcriptRef: prepared.transcriptRef!, existingSkills: prepared.existingSkills });
+    decision = await withinModelAnswerBudget(() => reviewer.reviewSession({ segment, transcriptRef: prepared.transcriptRef!, existingSkills: prepared.existingSkills }));
   } catch (err) {
     const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : (err as Error).message;
     return finish({ ...base, status: 'reviewer_failed', reason: cause, cursorAdvanced: false, revisions: [], dropped: [] });

@@ -1,4 +1,5 @@
 import type { RetryPolicy } from '@temporalio/common';
+import { INVALID_WORKFLOW_INPUT, MODEL_ANSWER_FAILURE } from '../core/failure-types';
 
 /**
  * The retry policies of every activity the workflows call: each is bounded, and an
@@ -8,7 +9,7 @@ import type { RetryPolicy } from '@temporalio/common';
 export const PROGRAMMING_ERRORS = ['TypeError', 'RangeError', 'ReferenceError', 'SyntaxError'] as const;
 
 /** Activity failure types that no retry can fix (see activities/errors.ts). */
-const PERMANENT = ['NonRetryableStoreError', 'ScopeError', 'InvalidSegmentError', 'RollbackError', 'InvalidWorkflowInput', ...PROGRAMMING_ERRORS];
+const PERMANENT = ['NonRetryableStoreError', 'ScopeError', 'InvalidSegmentError', 'RollbackError', INVALID_WORKFLOW_INPUT, ...PROGRAMMING_ERRORS];
 const GEPA_PERMANENT = ['InvalidExperimentRequest', 'DatasetNotFound', 'ExperimentRecordConflict', 'ExperimentNotStarted'];
 
 /** Short S3 reads and writes: about five minutes of backoff covers a storage restart. */
@@ -40,3 +41,24 @@ export const evaluatorRetry: RetryPolicy = {
   maximumAttempts: 3,
   nonRetryableErrorTypes: ['InvalidEvaluatorInput', ...PROGRAMMING_ERRORS],
 };
+
+/**
+ * The reviewer's budget of model answers (malformed, refused, timed out): three, with
+ * backoff between them; then the job ends `reviewer_failed` and the cursor stays.
+ */
+export const reviewerModelAnswers = { attempts: 3, initialIntervalMs: 2_000, backoffCoefficient: 2, maximumIntervalMs: 30_000 };
+
+/**
+ * Infrastructure faults around the reviewer's model call (the transcript read from S3, a
+ * dead worker's heartbeat timeout, an unreachable model server) are retried with backoff
+ * within the job's deadline, without spending the model's answers.
+ */
+export const reviewerInfrastructureRetry: RetryPolicy = {
+  initialInterval: '2 seconds',
+  backoffCoefficient: 2,
+  maximumInterval: '30 seconds',
+  maximumAttempts: 100,
+  nonRetryableErrorTypes: [MODEL_ANSWER_FAILURE, ...PERMANENT],
+};
+/** How long the reviewer step may take in all, infrastructure retries included. */
+export const REVIEWER_DEADLINE = '30 minutes';
