@@ -40,6 +40,13 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   const advanceCursor = () => storage.advanceCursor({ scopeKey: prepared.scopeKey, sessionId: segment.sessionId, cursor: prepared.nextCursor, at: new Date().toISOString() });
   const base = { jobId, scopeKey: prepared.scopeKey, sessionId: segment.sessionId, deltaEvents: prepared.deltaEventCount };
 
+  if (prepared.quarantinedAfter) {
+    // A poison delta: it failed review too often; step past it so the session can learn again.
+    await advanceCursor();
+    const reasons = prepared.quarantinedAfter.map((f) => f.reason).join(' | ');
+    return finish({ ...base, status: 'quarantined', reason: `delta quarantined after ${prepared.quarantinedAfter.length} failed reviews: ${reasons}`, cursorAdvanced: true, revisions: [], dropped: [], quarantinedAfter: prepared.quarantinedAfter });
+  }
+
   if (!prepared.policy.review) {
     await advanceCursor();
     return finish({ ...base, status: 'policy_skipped', reason: prepared.policy.reason, cursorAdvanced: true, revisions: [], dropped: [] });
@@ -50,6 +57,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
     decision = await withinModelAnswerBudget(() => reviewer.reviewSession({ segment, transcriptRef: prepared.transcriptRef!, existingSkills: prepared.existingSkills }));
   } catch (err) {
     const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : (err as Error).message;
+    await storage.recordReviewFailure({ scopeKey: prepared.scopeKey, sessionId: segment.sessionId, fingerprint: prepared.deltaFingerprint!, failure: { jobId, reason: cause, at: new Date().toISOString() } });
     return finish({ ...base, status: 'reviewer_failed', reason: cause, cursorAdvanced: false, revisions: [], dropped: [] });
   }
 
