@@ -83,20 +83,21 @@ function segmentIdOf(segment: unknown): string | undefined {
 }
 
 /**
- * The job's workflow id. A segment too malformed to name its job (bad scope key, missing
- * ids) gets one under this session, from a hash of its content: the job still runs, and
- * fails at once on its input check, visibly, where the platform looks for its jobs.
+ * The job's workflow id and scope key. A segment too malformed to name its job (bad scope
+ * key, missing ids) gets one under this session, from a hash of its content: the job
+ * still runs, and fails at once on its input check, visibly, where the platform looks for
+ * the session's jobs.
  */
-function jobWorkflowIdFor(segment: Segment): string {
+function jobTargetFor(segment: Segment): { workflowId: string; scopeKey: string } {
   const problems: string[] = [];
   checkSegment(problems, 'segment', segment);
-  if (problems.length === 0) return learningJobWorkflowId(segment);
-  const sessionPart = workflowInfo().workflowId.replace(/^session\//, '');
-  return `learning/${sessionPart}/invalid-${shortHash(JSON.stringify(segment) ?? 'undefined')}`;
+  if (problems.length === 0) return { workflowId: learningJobWorkflowId(segment), scopeKey: segment.scopeKey };
+  const sessionPart = workflowInfo().workflowId.replace(/^session\//, ''); // {scopeKey}/{sessionId}
+  return { workflowId: `learning/${sessionPart}/invalid-${shortHash(JSON.stringify(segment) ?? 'undefined')}`, scopeKey: sessionPart.slice(0, Math.max(0, sessionPart.lastIndexOf('/'))) };
 }
 
 async function runJob(segment: Segment): Promise<SessionState['lastOutcome']> {
-  const workflowId = jobWorkflowIdFor(segment);
+  const { workflowId, scopeKey } = jobTargetFor(segment);
   try {
     const outcome = await executeChild(learningJobWorkflow, {
       workflowId,
@@ -104,7 +105,7 @@ async function runJob(segment: Segment): Promise<SessionState['lastOutcome']> {
       // The same segment submitted again after its job finished is not reviewed twice.
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       // The jobs of a scope are one visibility query: EvolutionScopeKey = '…' AND EvolutionKind = 'learning-job'.
-      searchAttributes: { EvolutionKind: ['learning-job'], EvolutionScopeKey: [segment.scopeKey] },
+      searchAttributes: { EvolutionKind: ['learning-job'], EvolutionScopeKey: [scopeKey] },
     });
     return { jobId: outcome.jobId, status: outcome.status, reason: outcome.reason };
   } catch (err) {

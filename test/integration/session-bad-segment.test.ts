@@ -35,7 +35,9 @@ describe('a bad segment never wedges its session', () => {
 
     // The bad segment's own job ran under this session and failed, naming the field.
     const badJob = fx.w.client.workflow.getHandle(`learning/${scopeKey}/${sessionId}/invalid-${shortHash(JSON.stringify(bad))}`);
-    expect((await badJob.describe()).status.name).toBe('FAILED');
+    const described = await badJob.describe();
+    expect(described.status.name).toBe('FAILED');
+    expect(described.searchAttributes.EvolutionScopeKey).toEqual([scopeKey]);
     const error = await badJob.result().then(
       () => undefined,
       (e: { cause?: { message?: string } }) => e.cause?.message,
