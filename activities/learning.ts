@@ -19,14 +19,15 @@ import {
   type SessionEvent,
   type EvolutionConfig,
 } from '../core';
-import type { GovernanceSettings, JobOutcome } from '../core/governance';
+import { deltaFingerprint, isPoisonDelta, withReviewFailure, type GovernanceSettings, type JobOutcome, type ReviewFailure } from '../core/governance';
 import { NON_RETRYABLE, withStoreErrors } from './errors';
 import { loadExistingSkills } from './existing-skills';
 import { whileHeartbeating } from './heartbeat';
+import { asModelAnswer } from './llm/model-answer-failure';
 import { reviewerMessages } from './llm/reviewer-prompt';
 import { structuredCompletion } from './llm/structured-call';
 import type OpenAI from 'openai';
-import { jobOutcomeKey, type SkillStore } from './storage';
+import { jobOutcomeKey, reviewFailuresKey, type SkillStore } from './storage';
 
 export interface PreparedReview {
   scope: Scope;
@@ -38,6 +39,10 @@ export interface PreparedReview {
   existingSkills: ExistingSkill[];
   /** The bounded, redacted transcript of the delta, claim-checked (only when reviewing). */
   transcriptRef?: PayloadRef;
+  /** Identity of this delta across the session's jobs (only when reviewing). */
+  deltaFingerprint?: string;
+  /** Set when this delta already failed review often enough: the job quarantines it instead. */
+  quarantinedAfter?: ReviewFailure[];
 }
 
 export interface LearningDeps {
@@ -58,6 +63,12 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
     const parsed = SessionEventsSchema.safeParse(json);
     if (!parsed.success) throw ApplicationFailure.nonRetryable(`segment ${segment.segmentId}: stored events are invalid: ${parsed.error.message}`, NON_RETRYABLE.segment);
     return parsed.data;
+  }
+
+  async function readReviewFailures(scopeKey: string, sessionId: string, fingerprint: string): Promise<ReviewFailure[]> {
+    const stored = await store.objects.getText(reviewFailuresKey(scopeKey, sessionId, fingerprint));
+    if (!stored || stored.notModified) return [];
+    return (JSON.parse(stored.value) as { failures: ReviewFailure[] }).failures;
   }
 
   return {
@@ -85,10 +96,18 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
         const stored = await store.readCursor(key, segment.sessionId);
         const { delta, nextCursor } = deltaAfterCursor(events, stored ?? {});
         const policy = shouldReview(buildReviewContext(delta, { precededBy: turnBefore(events, delta) }), { minToolCalls });
+        let fingerprint: string | undefined;
+        if (policy.review) {
+          fingerprint = deltaFingerprint(stored ?? {}, delta[0]);
+          const failures = await readReviewFailures(key, segment.sessionId, fingerprint);
+          if (isPoisonDelta(failures, config.governance.quarantineAfterFailures)) {
+            return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills: [], deltaFingerprint: fingerprint, quarantinedAfter: failures };
+          }
+        }
         const existingSkills = boundExistingSkills(await loadExistingSkills(store, key));
         let transcriptRef: PayloadRef | undefined;
         if (policy.review) transcriptRef = await store.putPayload(JSON.stringify(buildTranscript(delta)));
-        return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills, transcriptRef };
+        return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills, transcriptRef, deltaFingerprint: fingerprint };
       });
     },
 
@@ -96,9 +115,13 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
       await withStoreErrors(() => store.writeCursor(scopeKey, sessionId, { lastReviewedAt: cursor.lastReviewedAt, lastEventCount: cursor.lastEventCount ?? 0, updatedAt: at }));
     },
 
-    /** The LLM reviewer. A malformed answer fails this attempt (Temporal retries it). */
+    /**
+     * The LLM reviewer. Reading the transcript is infrastructure (retried by the activity's
+     * policy); the model call's unusable answers fail as `ModelAnswerFailure`, which the
+     * workflow counts against the reviewer's attempts (see asModelAnswer).
+     */
     async reviewSession({ segment, transcriptRef, existingSkills }: { segment: Segment; transcriptRef: PayloadRef; existingSkills: ExistingSkill[] }): Promise<ReviewDecision> {
-      const transcript = JSON.parse(await store.getPayloadText(transcriptRef)) as ReturnType<typeof buildTranscript>;
+      const transcript = JSON.parse(await withStoreErrors(() => store.getPayloadText(transcriptRef))) as ReturnType<typeof buildTranscript>;
       const messages = reviewerMessages({
         session: { app: segment.app, user: segment.user, sessionId: segment.sessionId },
         transcript: transcript.messages.map((m) => ({
@@ -110,7 +133,16 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
         existingSkills: existingSkills.map((s) => ({ name: s.name, description: s.description, body_excerpt: s.bodyExcerpt })),
         outcome: segment.outcome,
       });
-      return whileHeartbeating((signal) => structuredCompletion({ client: openai, model: config.llm.reviewerModel, schemaName: 'review_decision', schema: ReviewDecisionSchema, normalize: normalizeReviewDecision, messages, signal }));
+      return whileHeartbeating((signal) => asModelAnswer(() => structuredCompletion({ client: openai, model: config.llm.reviewerModel, schemaName: 'review_decision', schema: ReviewDecisionSchema, normalize: normalizeReviewDecision, messages, signal })));
+    },
+
+    /** Counts one failed review of a delta (idempotent by job id); see core/governance/quarantine.ts. */
+    async recordReviewFailure({ scopeKey, sessionId, fingerprint, failure }: { scopeKey: string; sessionId: string; fingerprint: string; failure: ReviewFailure }): Promise<void> {
+      await withStoreErrors(async () => {
+        // One session's jobs run one at a time (its session entity), so this read-modify-write has no rival.
+        const failures = withReviewFailure(await readReviewFailures(scopeKey, sessionId, fingerprint), failure);
+        await store.objects.put(reviewFailuresKey(scopeKey, sessionId, fingerprint), { failures });
+      });
     },
 
     /** Writes the job's outcome beside the scope (idempotent: same job id, same object). */

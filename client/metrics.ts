@@ -14,9 +14,11 @@ export interface GovernanceMetrics {
   humanRejected: number;
   shadowBypassed: number;
   droppedByReconciler: number;
+  /** Poison deltas stepped over after repeated failed reviews (job outcomes `quarantined`). */
+  deltasQuarantined: number;
 }
 
-export function metricsOf(revisions: readonly Revision[], droppedByReconciler = 0): GovernanceMetrics {
+export function metricsOf(revisions: readonly Revision[], droppedByReconciler = 0, deltasQuarantined = 0): GovernanceMetrics {
   const failed = (r: Revision, gate: 'spec' | 'safety') => r.gates.some((g) => g.gate === gate && g.ran && !g.passed);
   const count = (p: (r: Revision) => boolean) => revisions.filter(p).length;
   return {
@@ -31,21 +33,27 @@ export function metricsOf(revisions: readonly Revision[], droppedByReconciler = 
     humanRejected: count((r) => r.human?.decision === 'rejected'),
     shadowBypassed: count((r) => r.shadowBypassed),
     droppedByReconciler,
+    deltasQuarantined,
   };
 }
 
 export async function scopeMetrics(store: SkillStore, scopeKey: string): Promise<GovernanceMetrics> {
   const ids = await store.listSkillIds(scopeKey);
   const revisions = (await mapLimit(ids, 8, (id) => store.listRevisions(scopeKey, id))).flat();
-  return metricsOf(revisions, await droppedCount(store, scopeKey));
+  const jobs = await jobCounts(store, scopeKey);
+  return metricsOf(revisions, jobs.dropped, jobs.quarantined);
 }
 
-async function droppedCount(store: SkillStore, scopeKey: string): Promise<number> {
+/** From the stored job outcomes: candidates the reconciler dropped, deltas quarantined. */
+async function jobCounts(store: SkillStore, scopeKey: string): Promise<{ dropped: number; quarantined: number }> {
   const keys = (await store.objects.list(jobOutcomesPrefix(scopeKey))).filter((k) => k.endsWith('.json'));
   const texts = await mapLimit(keys, 8, (k) => store.objects.getText(k));
-  return texts.reduce((n, t) => {
-    if (!t || t.notModified) return n;
-    const outcome = JSON.parse(t.value) as { dropped?: unknown[] };
-    return n + (outcome.dropped?.length ?? 0);
-  }, 0);
+  const counts = { dropped: 0, quarantined: 0 };
+  for (const t of texts) {
+    if (!t || t.notModified) continue;
+    const outcome = JSON.parse(t.value) as { dropped?: unknown[]; status?: string };
+    counts.dropped += outcome.dropped?.length ?? 0;
+    if (outcome.status === 'quarantined') counts.quarantined++;
+  }
+  return counts;
 }

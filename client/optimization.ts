@@ -16,6 +16,8 @@ import {
   ExperimentRequestSchema,
   initSearchState,
   redactDataset,
+  scopeKey as scopeKeyOf,
+  submissionParentProblem,
   type Dataset,
   type DatasetRef,
   type EvolutionConfig,
@@ -115,12 +117,26 @@ export async function resolveRequest(store: SkillStore, request: unknown): Promi
 }
 
 /**
+ * A submitting experiment whose skill is unmanaged or whose parent is not the active
+ * revision is refused before it spends a metric call (the experiment's prepare step
+ * checks again, for scheduled runs and other clients).
+ */
+export async function refuseUnsubmittable(store: SkillStore, request: ExperimentRequest): Promise<void> {
+  if (!request.submit || !request.skillId || !request.parentRevisionId || request.parentRevisionId === 'active') return;
+  const scopeKey = scopeKeyOf(request.scope);
+  const active = await store.readActive(scopeKey, request.skillId);
+  const problem = submissionParentProblem({ skillId: request.skillId, scopeKey, parentRevisionId: request.parentRevisionId, active: active?.pointer });
+  if (problem) throw new StateError(`experiment refused: ${problem}`);
+}
+
+/**
  * Starts one experiment and returns as soon as Temporal accepted it. The experiment id
  * (request.experimentId, else a new one) names the workflow `experiment/{id}`; an id is
  * used once.
  */
 export async function startExperiment(deps: OptimizationDeps, request: unknown, opts: { iterationsPerRun?: number } = {}): Promise<StartedExperiment> {
   const resolved = await resolveRequest(deps.store, request);
+  await refuseUnsubmittable(deps.store, resolved.request);
   const experimentId = resolved.request.experimentId ?? `exp-${randomUUID()}`;
   const workflowId = experimentWorkflowId(experimentId);
   try {

@@ -69,6 +69,7 @@ const ENV = {
   EVOLUTION_APPROVAL_TIMEOUT: duration.prefault('none'),
   EVOLUTION_SHADOW_MODE: bool.prefault('false'),
   EVOLUTION_MIN_TOOL_CALLS: int.prefault('4'),
+  EVOLUTION_QUARANTINE_AFTER_FAILURES: int.refine((n) => n >= 1, 'must be at least 1').prefault('3'),
   EVOLUTION_EFFECTIVENESS_THRESHOLD: ratio.prefault('0.8'),
   EVOLUTION_SCOPE_MODE: z.enum(['none', 'app', 'user']).default('app'),
   EVOLUTION_SESSION_IDLE_TIMEOUT: duration.prefault('10m').refine((ms) => ms !== undefined && ms > 0, 'must be a positive duration'),
@@ -113,6 +114,8 @@ export interface EvolutionConfig {
     shadowMode: boolean;
     /** Tool calls that make a delta worth reviewing; negative disables the rule. */
     minToolCalls: number;
+    /** Failed reviews of the same delta after which the next job quarantines it. */
+    quarantineAfterFailures: number;
     effectivenessThreshold: number;
     defaultScopeMode: 'none' | 'app' | 'user';
   };
@@ -173,6 +176,7 @@ export function parseConfig(env: Record<string, string | undefined>): EvolutionC
       approvalTimeoutMs: p.EVOLUTION_APPROVAL_TIMEOUT,
       shadowMode: p.EVOLUTION_SHADOW_MODE,
       minToolCalls: p.EVOLUTION_MIN_TOOL_CALLS,
+      quarantineAfterFailures: p.EVOLUTION_QUARANTINE_AFTER_FAILURES,
       effectivenessThreshold: p.EVOLUTION_EFFECTIVENESS_THRESHOLD,
       defaultScopeMode: p.EVOLUTION_SCOPE_MODE,
     },

@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, Runtime, DefaultLogger, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { EvolutionConfig } from '../core';
-import { createMainWorker, WORKFLOWS_PATH } from './worker';
+import { createMainWorker, PAYLOAD_CONVERTER_PATH, WORKFLOWS_PATH } from './worker';
 import { randomUUID } from 'node:crypto';
 import { connectWorkerTemporal } from './connection';
 import { temporalConnectionOptions } from '../client/connection';
@@ -14,7 +14,7 @@ let runtimeInstalled = false;
 /** The workflow bundle, built once per process (bundling takes seconds). */
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
   quietRuntime();
-  return (bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') }));
+  return (bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, payloadConverterPath: PAYLOAD_CONVERTER_PATH, logger: new DefaultLogger('WARN') }));
 }
 
 /** Worker logs at WARN: the demo and tests print what matters, not every state change. */

@@ -20,6 +20,8 @@ export interface MainWorkerOptions {
 
 /** Path of the workflow entry module, for bundling. */
 export const WORKFLOWS_PATH = join(__dirname, '..', 'workflows', 'index.ts');
+/** Path of the payload converter module (bundled with the workflows, too). */
+export const PAYLOAD_CONVERTER_PATH = join(__dirname, 'payload-converter.ts');
 
 /**
  * The main worker: every workflow (session, learning job, approval, rollback, GEPA
@@ -34,7 +36,9 @@ export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worke
     namespace: config.temporal.namespace,
     taskQueue: opts.taskQueue ?? config.temporal.taskQueue,
     ...(opts.identity ? { identity: opts.identity } : {}),
-    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    // A prebuilt bundle carries the payload converter (workflowBundle() in in-process.ts);
+    // otherwise the worker bundles it (activities keep the default: they never decode evaluator answers).
+    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH, dataConverter: { payloadConverterPath: PAYLOAD_CONVERTER_PATH } }),
     activities: createActivities(config),
     dataConverter: evolutionDataConverter(config),
     interceptors: {

@@ -2,6 +2,9 @@ import { condition, defineQuery, defineSignal, defineUpdate, proxyActivities, se
 import type { Activities } from '../activities';
 import type { RevisionRef } from '../core/governance';
 import { ApprovalDecisionSchema, type ApprovalDecision } from '../core';
+import { checkApprovalInput } from '../core/workflow-inputs';
+import { requireValidInput } from './input-guard';
+import { storageRetry } from './retry-policies';
 
 export type { ApprovalDecision };
 
@@ -36,10 +39,7 @@ export const decideSignal = defineSignal<[ApprovalDecision]>('decide');
 export const decideUpdate = defineUpdate<ApprovalStatus, [ApprovalDecision]>('decideWithAnswer');
 export const approvalStatusQuery = defineQuery<ApprovalStatus>('status');
 
-const { publishRevision, rejectRevision } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: ['NonRetryableStoreError'] },
-});
+const { publishRevision, rejectRevision } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: storageRetry });
 
 function validDecision(d: ApprovalDecision | undefined): string | undefined {
   const r = ApprovalDecisionSchema.safeParse(d);
@@ -53,6 +53,7 @@ function validDecision(d: ApprovalDecision | undefined): string | undefined {
  * may be long gone.
  */
 export async function approvalWorkflow(input: ApprovalInput): Promise<ApprovalResult> {
+  requireValidInput('approval', checkApprovalInput(input));
   const { revision, timeoutMs } = input;
   let decision: ApprovalDecision | undefined;
   const deadline = timeoutMs === undefined ? undefined : new Date(workflowInfo().startTime.getTime() + timeoutMs).toISOString();

@@ -27,11 +27,14 @@ import {
   type ExperimentResult,
   type GepaSearchState,
 } from '../core';
+import { checkExperimentInput } from '../core/workflow-inputs';
 import { withDeadline } from './gepa/deadline';
 import { failureMessage } from './gepa/failure';
 import { runHoldout, submitWinner } from './gepa/finish';
 import { experimentIdFromWorkflowId } from './gepa/ids';
 import { runSearch, type SearchHolder } from './gepa/search';
+import { requireValidInput } from './input-guard';
+import { storageRetry } from './retry-policies';
 import type { ContinuedExperiment, ExperimentContext, ExperimentPhase, ExperimentProgress, ExperimentReport, ExperimentWorkflowInput, SubmissionOutcome } from './gepa/types';
 
 export { evaluationBatchWorkflow } from './gepa/evaluation';
@@ -41,15 +44,7 @@ export const experimentProgressQuery = defineQuery<ExperimentProgress>('progress
 
 const DEFAULT_ITERATIONS_PER_RUN = 20;
 
-const storage = proxyActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
-  retry: {
-    initialInterval: '1 second',
-    maximumInterval: '30 seconds',
-    maximumAttempts: 10,
-    nonRetryableErrorTypes: ['NonRetryableStoreError', 'InvalidExperimentRequest', 'DatasetNotFound', 'ExperimentRecordConflict'],
-  },
-});
+const storage = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: storageRetry });
 
 const invalid = (message: string) => ApplicationFailure.nonRetryable(message, 'InvalidExperimentRequest');
 
@@ -98,6 +93,7 @@ async function start(input: ExperimentWorkflowInput): Promise<ContinuedExperimen
 }
 
 export async function experimentWorkflow(input: ExperimentWorkflowInput): Promise<ExperimentReport> {
+  requireValidInput('experiment', checkExperimentInput(input));
   let phase: ExperimentPhase = 'preparing';
   let holder: SearchHolder | undefined;
   const runs = (input.continued?.runs ?? 0) + 1;

@@ -3,24 +3,27 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities';
 import { approvalWorkflowId, planRevisions, type JobOutcome, type RevisionSummary } from '../core/governance';
 import type { Segment } from '../core';
+import { checkLearningJobInput } from '../core/workflow-inputs';
 import { approvalWorkflow } from './approval';
+import { requireValidInput } from './input-guard';
+import { withinModelAnswerBudget } from './model-answer-budget';
+import { REVIEWER_DEADLINE, reviewerInfrastructureRetry, storageRetry } from './retry-policies';
 
 export interface LearningJobInput {
   segment: Segment;
 }
 
-const storage = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: ['NonRetryableStoreError', 'ScopeError', 'InvalidSegmentError'] },
-});
+const storage = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: storageRetry });
 
-// The reviewer is retried a few times (malformed answers, 5xx, timeouts); then the job
+// The reviewer gets three model answers (malformed, refused, timed out); then the job
 // ends without advancing the cursor, so the same delta is reviewed again next time.
+// Infrastructure faults (S3, a dead worker) are retried within the deadline and cost none.
 const reviewer = proxyActivities<Activities>({
   startToCloseTimeout: '3 minutes',
+  scheduleToCloseTimeout: REVIEWER_DEADLINE,
   // The activity heartbeats during the LLM call: a dead worker is noticed in seconds.
   heartbeatTimeout: '20 seconds',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 3 },
+  retry: reviewerInfrastructureRetry,
 });
 
 /**
@@ -28,12 +31,21 @@ const reviewer = proxyActivities<Activities>({
  * LLM reviewer → reconcile → gates → immutable revisions → publish or hold.
  * The workflow id is a function of the segment, so a duplicate submission is deduplicated.
  */
-export async function learningJobWorkflow({ segment }: LearningJobInput): Promise<JobOutcome> {
+export async function learningJobWorkflow(input: LearningJobInput): Promise<JobOutcome> {
+  requireValidInput('learning job', checkLearningJobInput(input));
+  const { segment } = input;
   const jobId = workflowInfo().workflowId;
   const governance = await storage.loadGovernance();
   const prepared = await storage.prepareReview({ segment, minToolCalls: governance.minToolCalls });
   const advanceCursor = () => storage.advanceCursor({ scopeKey: prepared.scopeKey, sessionId: segment.sessionId, cursor: prepared.nextCursor, at: new Date().toISOString() });
   const base = { jobId, scopeKey: prepared.scopeKey, sessionId: segment.sessionId, deltaEvents: prepared.deltaEventCount };
+
+  if (prepared.quarantinedAfter) {
+    // A poison delta: it failed review too often; step past it so the session can learn again.
+    await advanceCursor();
+    const reasons = prepared.quarantinedAfter.map((f) => f.reason).join(' | ');
+    return finish({ ...base, status: 'quarantined', reason: `delta quarantined after ${prepared.quarantinedAfter.length} failed reviews: ${reasons}`, cursorAdvanced: true, revisions: [], dropped: [], quarantinedAfter: prepared.quarantinedAfter });
+  }
 
   if (!prepared.policy.review) {
     await advanceCursor();
@@ -42,9 +54,10 @@ export async function learningJobWorkflow({ segment }: LearningJobInput): Promis
 
   let decision;
   try {
-    decision = await reviewer.reviewSession({ segment, transcriptRef: prepared.transcriptRef!, existingSkills: prepared.existingSkills });
+    decision = await withinModelAnswerBudget(() => reviewer.reviewSession({ segment, transcriptRef: prepared.transcriptRef!, existingSkills: prepared.existingSkills }));
   } catch (err) {
     const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : (err as Error).message;
+    await storage.recordReviewFailure({ scopeKey: prepared.scopeKey, sessionId: segment.sessionId, fingerprint: prepared.deltaFingerprint!, failure: { jobId, reason: cause, at: new Date().toISOString() } });
     return finish({ ...base, status: 'reviewer_failed', reason: cause, cursorAdvanced: false, revisions: [], dropped: [] });
   }
 

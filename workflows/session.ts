@@ -12,6 +12,9 @@ import {
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Segment } from '../core';
 import { learningJobWorkflowId, type JobOutcome } from '../core/governance';
+import { shortHash } from '../core/skills/hash';
+import { checkSegment, checkSessionInput } from '../core/workflow-inputs';
+import { requireValidInput } from './input-guard';
 import { learningJobWorkflow } from './learning-job';
 
 /** A finished segment of this session, claim-checked (see client `startLearningJob`). */
@@ -43,12 +46,15 @@ const SEGMENTS_PER_RUN = 200;
  * Completes when idle; continues-as-new before its history grows large.
  */
 export async function sessionWorkflow(input: SessionInput = {}): Promise<SessionState> {
+  requireValidInput('session', checkSessionInput(input));
   const queue: Segment[] = [...(input.queue ?? [])];
   const seen: string[] = [...(input.seen ?? [])];
   const state: SessionState = { queued: queue.length, processed: 0 };
 
   setHandler(submitSegmentSignal, (segment) => {
-    if (seen.includes(segment.segmentId) || queue.some((s) => s.segmentId === segment.segmentId)) return;
+    // A malformed segment is queued too: its own job fails visibly, the session goes on.
+    const id = segmentIdOf(segment);
+    if (id !== undefined && (seen.includes(id) || queue.some((s) => segmentIdOf(s) === id))) return;
     queue.push(segment);
     state.queued = queue.length;
   });
@@ -62,8 +68,8 @@ export async function sessionWorkflow(input: SessionInput = {}): Promise<Session
     }
     const segment = queue.shift()!;
     state.queued = queue.length;
-    state.current = segment.segmentId;
-    seen.push(segment.segmentId);
+    state.current = segmentIdOf(segment);
+    if (state.current !== undefined) seen.push(state.current);
     if (seen.length > SEEN_LIMIT) seen.splice(0, seen.length - SEEN_LIMIT);
     state.lastOutcome = await runJob(segment);
     state.current = undefined;
@@ -71,8 +77,27 @@ export async function sessionWorkflow(input: SessionInput = {}): Promise<Session
   }
 }
 
+function segmentIdOf(segment: unknown): string | undefined {
+  const id = (segment as { segmentId?: unknown } | null | undefined)?.segmentId;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * The job's workflow id and scope key. A segment too malformed to name its job (bad scope
+ * key, missing ids) gets one under this session, from a hash of its content: the job
+ * still runs, and fails at once on its input check, visibly, where the platform looks for
+ * the session's jobs.
+ */
+function jobTargetFor(segment: Segment): { workflowId: string; scopeKey: string } {
+  const problems: string[] = [];
+  checkSegment(problems, 'segment', segment);
+  if (problems.length === 0) return { workflowId: learningJobWorkflowId(segment), scopeKey: segment.scopeKey };
+  const sessionPart = workflowInfo().workflowId.replace(/^session\//, ''); // {scopeKey}/{sessionId}
+  return { workflowId: `learning/${sessionPart}/invalid-${shortHash(JSON.stringify(segment) ?? 'undefined')}`, scopeKey: sessionPart.slice(0, Math.max(0, sessionPart.lastIndexOf('/'))) };
+}
+
 async function runJob(segment: Segment): Promise<SessionState['lastOutcome']> {
-  const workflowId = learningJobWorkflowId(segment);
+  const { workflowId, scopeKey } = jobTargetFor(segment);
   try {
     const outcome = await executeChild(learningJobWorkflow, {
       workflowId,
@@ -80,7 +105,7 @@ async function runJob(segment: Segment): Promise<SessionState['lastOutcome']> {
       // The same segment submitted again after its job finished is not reviewed twice.
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       // The jobs of a scope are one visibility query: EvolutionScopeKey = '…' AND EvolutionKind = 'learning-job'.
-      searchAttributes: { EvolutionKind: ['learning-job'], EvolutionScopeKey: [segment.scopeKey] },
+      searchAttributes: { EvolutionKind: ['learning-job'], EvolutionScopeKey: [scopeKey] },
     });
     return { jobId: outcome.jobId, status: outcome.status, reason: outcome.reason };
   } catch (err) {

@@ -3,6 +3,7 @@ import {
   isLivePointer,
   scopeKey as scopeKeyOf,
   sha256Hex,
+  submissionParentProblem,
   type Case,
   type Dataset,
   type EvolutionConfig,
@@ -81,6 +82,12 @@ export function prepareActivities({ config, store, datasets }: { config: Evoluti
         throw invalidRequest(`dataset ${dataset.id} version ${dataset.version}: ${problems.map((p) => `${p.path.join('.')}: ${p.message}`).join('; ')}`);
       }
       const parentRevisionId = await resolveParent(request, scopeKey);
+      if (request.submit) {
+        // Fail before any metric call: a submission from a stale or unmanaged parent could never land.
+        const active = await withStoreErrors(() => store.readActive(scopeKey, request.skillId!));
+        const problem = submissionParentProblem({ skillId: request.skillId!, scopeKey, parentRevisionId: parentRevisionId!, active: active?.pointer });
+        if (problem) throw invalidRequest(problem);
+      }
       const index = indexOf(dataset);
       const { dataset: _inline, ...rest } = request;
       const record = {

@@ -25,3 +25,4 @@ export * from './result';
 export * from './reflection-prompt';
 export * from './simulated-weather';
 export * from './redact-dataset';
+export * from './submission-parent';

@@ -24,3 +24,4 @@ export function segmentIdFor(input: { scopeKey: string; sessionId: string; paylo
 }
 
 export * from './job-outcome-schema';
+export * from './quarantine';

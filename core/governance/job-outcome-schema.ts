@@ -11,7 +11,7 @@ export const JobOutcomeSchema = z.object({
   jobId: z.string().describe('The job workflow id: learning/{scopeKey}/{sessionId}/{segmentId}.'),
   scopeKey: ScopeKeySchema,
   sessionId: z.string(),
-  status: z.enum(['policy_skipped', 'reviewer_skipped', 'reviewer_failed', 'reviewed']),
+  status: z.enum(['policy_skipped', 'reviewer_skipped', 'reviewer_failed', 'quarantined', 'reviewed']),
   reason: z.string(),
   deltaEvents: z.number().int().nonnegative().describe('Events reviewed: those after the session cursor.'),
   cursorAdvanced: z.boolean(),
@@ -27,6 +27,10 @@ export const JobOutcomeSchema = z.object({
     }),
   ),
   dropped: z.array(z.object({ name: z.string(), list: z.enum(['creates', 'updates', 'deletions']), reason: z.string() })),
+  quarantinedAfter: z
+    .array(z.object({ jobId: z.string(), reason: z.string(), at: z.string() }))
+    .optional()
+    .describe('Status quarantined: the failed reviews (jobs) after which this delta was stepped over.'),
 });
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -23,7 +23,14 @@ export interface DroppedCandidate {
   reason: string;
 }
 
-export type JobStatus = 'policy_skipped' | 'reviewer_skipped' | 'reviewer_failed' | 'reviewed';
+export type JobStatus = 'policy_skipped' | 'reviewer_skipped' | 'reviewer_failed' | 'quarantined' | 'reviewed';
+
+/** One failed review of a delta (kept per scope, session and delta fingerprint). */
+export interface ReviewFailure {
+  jobId: string;
+  reason: string;
+  at: string;
+}
 
 /** What a learning job did; stored at `scopes/{scope}/jobs/{jobId}.json` and returned to `--wait`. */
 export interface JobOutcome {
@@ -36,4 +43,6 @@ export interface JobOutcome {
   cursorAdvanced: boolean;
   revisions: RevisionSummary[];
   dropped: DroppedCandidate[];
+  /** Status `quarantined`: the failed reviews that made this delta poison. */
+  quarantinedAfter?: ReviewFailure[];
 }

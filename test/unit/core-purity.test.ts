@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// core/skills and core/learning are imported by workflow code: no I/O, no Node APIs, no nondeterminism.
-const ROOTS = ['core/skills', 'core/learning'];
+// core/skills, core/learning and core/workflow-inputs are imported by workflow code: no I/O, no Node APIs, no nondeterminism.
+const ROOTS = ['core/skills', 'core/learning', 'core/workflow-inputs'];
 const FORBIDDEN: Array<[string, RegExp]> = [
   ['node: import', /from\s+['"]node:/],
   ['Node builtin import', /from\s+['"](fs|path|crypto|os|child_process|buffer|process)['"]/],

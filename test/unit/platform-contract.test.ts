@@ -59,6 +59,6 @@ describe('segment id and workflow ids', () => {
 describe('published result schemas', () => {
   it('job outcome and experiment result are published', () => {
     for (const name of ['job-outcome', 'experiment-result', 'session-workflow-start']) expect(doc).toContain(`schemas/${name}.schema.json`);
-    expect(Object.keys(schema('job-outcome').properties)).toEqual(['jobId', 'scopeKey', 'sessionId', 'status', 'reason', 'deltaEvents', 'cursorAdvanced', 'revisions', 'dropped']);
+    expect(Object.keys(schema('job-outcome').properties)).toEqual(['jobId', 'scopeKey', 'sessionId', 'status', 'reason', 'deltaEvents', 'cursorAdvanced', 'revisions', 'dropped', 'quarantinedAfter']);
   });
 });

@@ -2,16 +2,16 @@ import { ActivityCancellationType, ApplicationFailure, proxyActivities, proxyLoc
 import type { Activities } from '../../activities';
 import type { EvaluatorActivities } from '../../activities/gepa/evaluator-contract';
 import { alignEvaluations, EvaluationContractError, type Evaluation } from '../../core';
+import { checkEvaluationBatchInput } from '../../core/workflow-inputs';
+import { requireValidInput } from '../input-guard';
+import { evaluatorRetry, storageRetry } from '../retry-policies';
 import { chunk, mapConcurrent } from './concurrency';
 import { objectiveMeans } from './objectives';
 import type { EvaluationBatchInput, EvaluationBatchResult } from './types';
 
 // Loading cases and writing the record are short S3 calls: local activities save two
 // server round trips per batch (they are still recorded, and retried, by Temporal).
-const storage = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', maximumInterval: '20 seconds', maximumAttempts: 10, nonRetryableErrorTypes: ['NonRetryableStoreError', 'DatasetNotFound', 'ExperimentRecordConflict'] },
-});
+const storage = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', retry: storageRetry });
 
 /**
  * One evaluation batch of an experiment, as a child workflow: the candidate's cases are
@@ -22,12 +22,13 @@ const storage = proxyLocalActivities<Activities>({
  * evaluator's outputs and traces weigh; this batch's history is bounded by one batch.
  */
 export async function evaluationBatchWorkflow(input: EvaluationBatchInput): Promise<EvaluationBatchResult> {
+  requireValidInput('evaluation batch', checkEvaluationBatchInput(input));
   const evaluator = proxyActivities<EvaluatorActivities>({
     taskQueue: input.evaluator.taskQueue,
     startToCloseTimeout: '10 minutes',
     // Evaluators heartbeat (at least once a minute) so a cancelled experiment stops them.
     heartbeatTimeout: '1 minute',
-    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 3, nonRetryableErrorTypes: ['InvalidEvaluatorInput'] },
+    retry: evaluatorRetry,
     cancellationType: ActivityCancellationType.TRY_CANCEL,
   });
   const cases = await storage.loadExperimentCases({ dataset: input.dataset, caseIds: input.caseIds });

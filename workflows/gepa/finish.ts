@@ -13,15 +13,13 @@ import {
 } from '../../core';
 import { approvalWorkflowId } from '../../core/governance';
 import { approvalWorkflow } from '../approval';
+import { storageRetry } from '../retry-policies';
 import { failureMessage } from './failure';
 import { recordIds } from './ids';
 import { evaluateBatch } from './search';
 import type { ExperimentContext, SubmissionOutcome } from './types';
 
-const storage = proxyActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10, nonRetryableErrorTypes: ['NonRetryableStoreError', 'InvalidExperimentRequest', 'ExperimentRecordConflict'] },
-});
+const storage = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: storageRetry });
 
 export interface HoldoutOutcome {
   state: GepaSearchState;

@@ -18,6 +18,7 @@ import {
   type IterationPlan,
   type SkillSpec,
 } from '../../core';
+import { modelCallRetry } from '../retry-policies';
 import { failureMessage } from './failure';
 import { evaluationBatchWorkflow } from './evaluation';
 import { evaluationWorkflowId, recordIds } from './ids';
@@ -27,7 +28,7 @@ import type { EvaluationBatchInput, EvaluationBatchResult, ExperimentContext, Sp
 // recorded as invalid_reflection and the search goes on.
 const reflector = proxyActivities<Activities>({
   startToCloseTimeout: '3 minutes',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '20 seconds', maximumAttempts: 3, nonRetryableErrorTypes: ['NonRetryableStoreError', 'DatasetNotFound', 'ExperimentRecordConflict'] },
+  retry: modelCallRetry,
 });
 
 /** Where the search is: the state is replaced by every transition (core functions are pure). */

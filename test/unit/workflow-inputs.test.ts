@@ -1,0 +1,91 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  checkApprovalInput,
+  checkEvaluationBatchInput,
+  checkExperimentInput,
+  checkLearningJobInput,
+  checkRollbackInput,
+  checkSessionInput,
+  describeValue,
+} from '../../core/workflow-inputs';
+
+const segment = {
+  segmentId: 'seg-1',
+  sessionId: 's-1',
+  app: 'app',
+  user: 'u',
+  scopeMode: 'app',
+  scopeKey: 'apps/app',
+  payloadRef: { sha256: 'a'.repeat(64), bytes: 10 },
+  eventCount: 3,
+};
+const batch = {
+  experimentId: 'exp-1',
+  recordId: 'e-seed-validation',
+  phase: 'validation',
+  dataset: { id: 'd', version: 'v1' },
+  split: 'validation',
+  caseIds: ['c1'],
+  candidateId: 'c-1',
+  spec: { name: 'weather-report' },
+  seed: 1,
+  evaluator: { taskQueue: 'q', chunkSize: 1, concurrency: 1 },
+  at: '2026-01-01T00:00:00.000Z',
+};
+
+describe('workflow input checks (plain functions run first by every workflow)', () => {
+  it('describes hostile values for messages', () => {
+    expect([undefined, null, [], {}, Number.NaN, Infinity, 'x', '', 3].map(describeValue)).toEqual(['missing', 'null', 'an array', 'an object', 'a number (NaN)', 'a number (Infinity)', 'a string', 'an empty string', 'a number']);
+  });
+
+  it('accepts well-formed inputs', () => {
+    expect(checkSessionInput(undefined)).toEqual([]);
+    expect(checkSessionInput({ queue: [segment], seen: ['a'], idleTimeoutMs: 1000 })).toEqual([]);
+    expect(checkLearningJobInput({ segment })).toEqual([]);
+    expect(checkLearningJobInput({ segment: { ...segment, scopeMode: 'user', scopeKey: 'users/app/u', outcome: { status: 'success' } } })).toEqual([]);
+    expect(checkApprovalInput({ revision: { scopeKey: 'apps/a', skillId: 's', revisionId: 'r' }, timeoutMs: 0, source: 'gepa', requireParentId: 'p' })).toEqual([]);
+    expect(checkRollbackInput({ scopeKey: 'apps/a', skillId: 's', reviewer: 'alice', targetRevisionId: 'r' })).toEqual([]);
+    expect(checkExperimentInput({ request: { anything: true } })).toEqual([]);
+    expect(checkExperimentInput({ continued: { context: {}, state: {} }, iterationsPerRun: 5 })).toEqual([]);
+    expect(checkEvaluationBatchInput(batch)).toEqual([]);
+    expect(checkEvaluationBatchInput({ ...batch, iteration: 3 })).toEqual([]);
+  });
+
+  it('missing, null, {} and wrong types name the field', () => {
+    expect(checkSessionInput(null)).toEqual(['input: expected an object, got null']);
+    expect(checkLearningJobInput(undefined)).toEqual(['input: expected an object, got missing']);
+    expect(checkLearningJobInput({})).toEqual(['segment: expected an object, got missing']);
+    expect(checkLearningJobInput({ segment: { ...segment, eventCount: -1, scopeKey: 'apps/../x', payloadRef: { sha256: 'AB', bytes: 1.5 } } })).toEqual([
+      'segment.scopeKey: expected a scope key (global, apps/{app}, users/{app}/{user}), got "apps/../x"',
+      'segment.eventCount: expected an integer >= 0, got -1',
+      'segment.payloadRef.sha256: expected 64 lowercase hex characters',
+      'segment.payloadRef.bytes: expected an integer >= 0, got a number',
+    ]);
+    expect(checkApprovalInput({})).toEqual(['revision: expected an object, got missing']);
+    expect(checkApprovalInput({ revision: { scopeKey: 'a', skillId: '', revisionId: null }, source: 'cron' })).toEqual([
+      'revision.skillId: expected a non-empty string, got an empty string',
+      'revision.revisionId: expected a non-empty string, got null',
+      'source: expected one of reviewer, gepa, got a string',
+    ]);
+    expect(checkRollbackInput({ scopeKey: 'a', skillId: 's', reviewer: '  ' })).toEqual(['reviewer: expected a reviewer name, got only whitespace']);
+    expect(checkExperimentInput({})).toEqual(['request: expected an object, got missing']);
+    expect(checkExperimentInput({ request: {}, iterationsPerRun: 0 })).toEqual(['iterationsPerRun: expected an integer >= 1, got 0']);
+    expect(checkEvaluationBatchInput({ ...batch, seed: Number.NaN, split: 'train', caseIds: ['a', 3] })).toEqual([
+      'split: expected one of feedback, validation, holdout, got a string',
+      'caseIds[1]: expected a non-empty string, got a number',
+      'seed: expected an integer >= 0, got a number (NaN)',
+    ]);
+    expect(checkSessionInput({ queue: [null] })).toEqual(['queue[0]: expected an object, got null']);
+  });
+
+  it('is zod-free: constructing schemas per workflow instance is what these checks avoid', () => {
+    const dir = join(__dirname, '..', '..', 'core', 'workflow-inputs');
+    for (const name of readdirSync(dir)) {
+      const text = readFileSync(join(dir, name), 'utf8');
+      expect(text, name).not.toMatch(/from ['"]zod['"]/);
+      expect(text, name).not.toMatch(/from ['"]\.\.\/(schemas|index)['"]/);
+    }
+  });
+});
