@@ -38,9 +38,9 @@ export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worke
     ...(opts.identity ? { identity: opts.identity } : {}),
     // A prebuilt bundle carries the payload converter (workflowBundle() in in-process.ts);
     // otherwise the worker bundles it (activities keep the default: they never decode evaluator answers).
-    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH, dataConverter: { payloadConverterPath: PAYLOAD_CONVERTER_PATH } }),
+    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities(config),
-    dataConverter: evolutionDataConverter(config),
+    dataConverter: { ...evolutionDataConverter(config), ...(opts.workflowBundle ? {} : { payloadConverterPath: PAYLOAD_CONVERTER_PATH }) },
     interceptors: {
       activity: [productMetricsInterceptor, ...(traced ? [traced.activity] : [])],
       ...(traced ? { workflowModules: [TRACING_WORKFLOW_INTERCEPTORS] } : {}),
