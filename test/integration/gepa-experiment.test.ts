@@ -145,7 +145,9 @@ describe('GEPA experiment workflow (real dev server, S3, model server, example e
   it('a stale parent is rejected at submission and the active skill stays as it is', async () => {
     const skill = await seedManagedSkill(h.store);
     const started = await startExperiment(h.deps, weatherRequest(h.evaluatorQueue, weatherDataset(), { scope: skill.scope, skillId: skill.skillId, parentRevisionId: skill.revisionId, submit: true, options: { maxIterations: 4 } }));
-    const newer = await publishNewRevision(h.store, skill); // someone publishes while the experiment runs
+    // Someone publishes while the experiment searches (after its prepare step, which refuses a stale parent up front).
+    await waitUntilSearching(started.experimentId);
+    const newer = await publishNewRevision(h.store, skill);
     const before = await h.store.readActive(skill.scopeKey, skill.skillId);
     const report = await waitForExperiment(h.main.client, started.experimentId);
     expect(report.promotionEligible).toBe(true);
@@ -231,3 +233,12 @@ describe('GEPA experiment workflow (real dev server, S3, model server, example e
     await expect(startExperiment(h.deps, request)).rejects.toThrow(StateError);
   });
 });
+
+async function waitUntilSearching(experimentId: string): Promise<void> {
+  for (;;) {
+    const view = await getExperiment(h.deps, experimentId);
+    if (view.status !== 'running') throw new Error(`experiment ${experimentId} ended before its search: ${JSON.stringify(view)}`);
+    if (view.progress && view.progress.phase !== 'preparing') return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
