@@ -18,10 +18,14 @@ import {
   type Segment,
   type SessionEvent,
   type EvolutionConfig,
+  mostRelevant,
+  renderTranscript,
+  type ReviewDecision as Decision,
 } from '../core';
-import type { GovernanceSettings, JobOutcome } from '../core/governance';
+import { planRevisions, type GovernanceSettings, type JobOutcome, type RevisionPlan } from '../core/governance';
+import type { Outcome } from '../core';
 import { NON_RETRYABLE, withStoreErrors } from './errors';
-import { loadExistingSkills } from './existing-skills';
+import { existingSkillsOf } from './existing-skills';
 import { whileHeartbeating } from './heartbeat';
 import { reviewerMessages } from './llm/reviewer-prompt';
 import { structuredCompletion } from './llm/structured-call';
@@ -34,10 +38,27 @@ export interface PreparedReview {
   policy: { review: boolean; reason: string };
   deltaEventCount: number;
   nextCursor: ReviewCursor;
-  /** Bounded view for the reviewer and the reconciler (every live skill in the scope). */
+  /**
+   * For the reviewer only: the most relevant existing skills (name/description overlap
+   * with the delta, at most DEFAULT_RELEVANT_SKILLS), never the whole scope. The reconciler
+   * checks names against the whole scope in `planJob`, through the index.
+   */
   existingSkills: ExistingSkill[];
-  /** The bounded, redacted transcript of the delta, claim-checked (only when reviewing). */
-  transcriptRef?: PayloadRef;
+  /** The cursor the delta was cut after: the reviewer rebuilds the same transcript from the segment. */
+  reviewedAfter: ReviewCursor;
+  /** ETag of the scope index the review was prepared from (planJob reuses that snapshot). */
+  indexEtag?: string;
+}
+
+export interface PlanJobInput {
+  decision: Decision;
+  jobId: string;
+  scope: Scope;
+  scopeKey: string;
+  outcome?: Outcome;
+  governance: GovernanceSettings;
+  at: string;
+  indexEtag?: string;
 }
 
 export interface LearningDeps {
@@ -85,10 +106,12 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
         const stored = await store.readCursor(key, segment.sessionId);
         const { delta, nextCursor } = deltaAfterCursor(events, stored ?? {});
         const policy = shouldReview(buildReviewContext(delta, { precededBy: turnBefore(events, delta) }), { minToolCalls });
-        const existingSkills = boundExistingSkills(await loadExistingSkills(store, key));
-        let transcriptRef: PayloadRef | undefined;
-        if (policy.review) transcriptRef = await store.putPayload(JSON.stringify(buildTranscript(delta)));
-        return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills, transcriptRef };
+        const reviewedAfter: ReviewCursor = stored ?? {};
+        if (!policy.review) return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills: [], reviewedAfter };
+        const read = await store.readScopeIndex(key);
+        const index = read && !read.notModified ? read : undefined;
+        const relevant = mostRelevant(existingSkillsOf(index?.index), renderTranscript(buildTranscript(delta)));
+        return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills: boundExistingSkills(relevant), reviewedAfter, indexEtag: index?.etag };
       });
     },
 
@@ -97,8 +120,9 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
     },
 
     /** The LLM reviewer. A malformed answer fails this attempt (Temporal retries it). */
-    async reviewSession({ segment, transcriptRef, existingSkills }: { segment: Segment; transcriptRef: PayloadRef; existingSkills: ExistingSkill[] }): Promise<ReviewDecision> {
-      const transcript = JSON.parse(await store.getPayloadText(transcriptRef)) as ReturnType<typeof buildTranscript>;
+    async reviewSession({ segment, reviewedAfter, existingSkills }: { segment: Segment; reviewedAfter: ReviewCursor; existingSkills: ExistingSkill[] }): Promise<ReviewDecision> {
+      // The same delta prepareReview cut (same events, same cursor), so nothing else is stored for it.
+      const transcript = buildTranscript(deltaAfterCursor(await loadSegmentEvents(segment), reviewedAfter).delta);
       const messages = reviewerMessages({
         session: { app: segment.app, user: segment.user, sessionId: segment.sessionId },
         transcript: transcript.messages.map((m) => ({
@@ -111,6 +135,18 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
         outcome: segment.outcome,
       });
       return whileHeartbeating((signal) => structuredCompletion({ client: openai, model: config.llm.reviewerModel, schemaName: 'review_decision', schema: ReviewDecisionSchema, normalize: normalizeReviewDecision, messages, signal }));
+    },
+
+    /**
+     * Reconciles the decision against EVERY skill of the scope (names from the scope index:
+     * the snapshot the review was prepared from, so no extra request when this worker has
+     * it) and builds the governed revisions. Deterministic given that snapshot.
+     */
+    async planJob(input: PlanJobInput): Promise<RevisionPlan> {
+      return withStoreErrors(async () => {
+        const index = await store.scopeIndexSnapshot(input.scopeKey, input.indexEtag);
+        return planRevisions({ ...input, existingSkills: existingSkillsOf(index) });
+      });
     },
 
     /** Writes the job's outcome beside the scope (idempotent: same job id, same object). */

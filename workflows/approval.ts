@@ -2,6 +2,7 @@ import { condition, defineQuery, defineSignal, defineUpdate, proxyActivities, se
 import type { Activities } from '../activities';
 import type { RevisionRef } from '../core/governance';
 import { ApprovalDecisionSchema, type ApprovalDecision } from '../core';
+import { operationId } from '../core/publication/operations';
 
 export type { ApprovalDecision };
 
@@ -37,7 +38,8 @@ export const decideUpdate = defineUpdate<ApprovalStatus, [ApprovalDecision]>('de
 export const approvalStatusQuery = defineQuery<ApprovalStatus>('status');
 
 const { publishRevision, rejectRevision } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
+  startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '15 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: ['NonRetryableStoreError'] },
 });
 
@@ -80,16 +82,17 @@ export async function approvalWorkflow(input: ApprovalInput): Promise<ApprovalRe
 
   const decided = timeoutMs === undefined ? (await condition(() => decision !== undefined), true) : await condition(() => decision !== undefined, timeoutMs);
   const at = new Date().toISOString(); // workflow time: deterministic
+  const opId = operationId(workflowInfo().workflowId, 'decision');
   if (!decided) {
-    const r = await publishRevision({ revision, actor: 'auto-expire', reason: `approval timeout of ${timeoutMs} ms expired`, at, auditAction: 'auto_expire', requireParentId: input.requireParentId });
+    const r = await publishRevision({ revision, actor: 'auto-expire', reason: `approval timeout of ${timeoutMs} ms expired`, at, auditAction: 'auto_expire', opId, requireParentId: input.requireParentId });
     return { revisionId: revision.revisionId, decision: r.outcome === 'stale_parent' ? 'stale_parent' : 'auto_expired', reviewer: 'auto-expire', comment: '', finalStatus: r.status };
   }
   const d = decision!;
   const comment = d.comment ?? '';
   if (d.decision === 'reject') {
-    const r = await rejectRevision({ revision, actor: d.reviewer, reason: comment || 'rejected by approver', at });
+    const r = await rejectRevision({ revision, actor: d.reviewer, reason: comment || 'rejected by approver', at, opId });
     return { revisionId: revision.revisionId, decision: 'rejected', reviewer: d.reviewer, comment, finalStatus: r.status };
   }
-  const r = await publishRevision({ revision, actor: d.reviewer, reason: comment || 'approved', at, auditAction: 'approve', requireParentId: input.requireParentId });
+  const r = await publishRevision({ revision, actor: d.reviewer, reason: comment || 'approved', at, auditAction: 'approve', opId, requireParentId: input.requireParentId });
   return { revisionId: revision.revisionId, decision: r.outcome === 'stale_parent' ? 'stale_parent' : 'approved', reviewer: d.reviewer, comment, finalStatus: r.status };
 }

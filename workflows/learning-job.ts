@@ -1,7 +1,8 @@
 import { ActivityFailure, log, ParentClosePolicy, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities';
-import { approvalWorkflowId, planRevisions, type JobOutcome, type RevisionSummary } from '../core/governance';
+import { approvalWorkflowId, type JobOutcome, type RevisionSummary } from '../core/governance';
+import { operationId } from '../core/publication/operations';
 import type { Segment } from '../core';
 import { approvalWorkflow } from './approval';
 
@@ -12,6 +13,14 @@ export interface LearningJobInput {
 const storage = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: ['NonRetryableStoreError', 'ScopeError', 'InvalidSegmentError'] },
+});
+
+// Publication waits on the pointer's compare-and-swap under contention: it heartbeats, so a
+// stuck or orphaned attempt is noticed in seconds and never runs beside its retry for long.
+const publisher = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '15 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: ['NonRetryableStoreError'] },
 });
 
 // The reviewer is retried a few times (malformed answers, 5xx, timeouts); then the job
@@ -42,7 +51,7 @@ export async function learningJobWorkflow({ segment }: LearningJobInput): Promis
 
   let decision;
   try {
-    decision = await reviewer.reviewSession({ segment, transcriptRef: prepared.transcriptRef!, existingSkills: prepared.existingSkills });
+    decision = await reviewer.reviewSession({ segment, reviewedAfter: prepared.reviewedAfter, existingSkills: prepared.existingSkills });
   } catch (err) {
     const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : (err as Error).message;
     return finish({ ...base, status: 'reviewer_failed', reason: cause, cursorAdvanced: false, revisions: [], dropped: [] });
@@ -55,9 +64,10 @@ export async function learningJobWorkflow({ segment }: LearningJobInput): Promis
     return finish({ ...base, status: 'reviewer_skipped', reason: decision.skip_reason, cursorAdvanced: true, revisions: [], dropped: decision.dropped ?? [] });
   }
 
-  const plan = planRevisions({
+  // Reconciled against every skill of the scope (through the index), not just the reviewer's few.
+  const plan = await storage.planJob({
     decision,
-    existingSkills: prepared.existingSkills,
+    indexEtag: prepared.indexEtag,
     jobId,
     scope: prepared.scope,
     scopeKey: prepared.scopeKey,
@@ -71,11 +81,12 @@ export async function learningJobWorkflow({ segment }: LearningJobInput): Promis
 
   const revisions: RevisionSummary[] = [];
   for (const revision of plan.revisions) {
-    await storage.recordRevision({ revision });
+    const publishNow = revision.status === 'pending';
+    const stored = await storage.recordRevision({ revision, publishNow });
     const ref = { scopeKey: revision.scopeKey, skillId: revision.skillId, revisionId: revision.id };
     let status = revision.status;
-    if (status === 'pending') {
-      const r = await storage.publishRevision({ revision: ref, actor: 'evolution', reason: revision.shadowBypassed ? 'shadow mode: published despite gate verdicts' : 'all gates passed', at: new Date().toISOString(), auditAction: 'promote' });
+    if (publishNow) {
+      const r = await publisher.publishRevision({ revision: ref, known: stored, opId: operationId(jobId, `publish/${revision.id}`), actor: 'evolution', reason: revision.shadowBypassed ? 'shadow mode: published despite gate verdicts' : 'all gates passed', at: revision.createdAt, auditAction: 'promote' });
       status = r.status;
     } else if (status === 'pending_approval') {
       try {

@@ -1,6 +1,7 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { RollbackRequest } from '../core';
+import { operationId } from '../core/publication/operations';
 
 /** A chosen archived revision (`targetRevisionId`), or by default the latest archived one. */
 export type RollbackInput = RollbackRequest;
@@ -12,11 +13,12 @@ export interface RollbackResult {
 }
 
 const { rollbackSkill } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
+  startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '15 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: ['NonRetryableStoreError', 'RollbackError'] },
 });
 
 /** Durable rollback: current → archived, target → active, republished; audited as `rollback`. */
 export async function rollbackWorkflow(input: RollbackInput): Promise<RollbackResult> {
-  return rollbackSkill({ ...input, at: new Date().toISOString() });
+  return rollbackSkill({ ...input, at: new Date().toISOString(), opId: operationId(workflowInfo().workflowId, 'rollback') });
 }

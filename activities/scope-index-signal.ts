@@ -1,0 +1,27 @@
+import { Client, Connection } from '@temporalio/client';
+import { SCOPE_INDEX_SIGNALS, SCOPE_INDEX_WORKFLOW, scopeIndexWorkflowId, type EvolutionConfig, type IndexChange } from '../core';
+
+/** Tells a scope's index workflow that a pointer moved (starting the workflow if needed). */
+export type SignalIndex = (scopeKey: string, change: IndexChange) => Promise<void>;
+
+/** Signal-with-start over one lazily opened client connection per worker. */
+export function temporalIndexSignaller(config: EvolutionConfig): SignalIndex & { close(): Promise<void> } {
+  let connecting: Promise<{ client: Client; connection: Connection }> | undefined;
+  const connect = () =>
+    (connecting ??= Connection.connect({ address: config.temporal.address }).then((connection) => ({ connection, client: new Client({ connection, namespace: config.temporal.namespace }) })));
+  const signal = async (scopeKey: string, change: IndexChange) => {
+    const { client } = await connect();
+    await client.workflow.signalWithStart(SCOPE_INDEX_WORKFLOW, {
+      workflowId: scopeIndexWorkflowId(scopeKey),
+      taskQueue: config.temporal.taskQueue,
+      args: [{ scopeKey }],
+      signal: SCOPE_INDEX_SIGNALS.change,
+      signalArgs: [change],
+    });
+  };
+  return Object.assign(signal, {
+    async close() {
+      if (connecting) await (await connecting).connection.close();
+    },
+  });
+}
