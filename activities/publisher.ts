@@ -1,4 +1,4 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import {
   auditEventId,
   decidePublication,
@@ -36,6 +36,8 @@ export interface PublishInput {
 export interface PublishResult {
   status: RevisionStatus;
   outcome: 'published' | 'stale_parent';
+  /** The pointer seq announced to the scope's index workflow (its IndexApplied ack carries it). */
+  indexSeq?: number;
 }
 
 export interface RollbackSkillInput {
@@ -125,10 +127,12 @@ export function publisherActivities({ store, signalIndex }: { store: SkillStore;
     return rev;
   }
 
-  /** Tells the index workflow what the pointer is now (the truth, whoever moved it last). */
-  async function announce(scopeKey: string, skillId: string) {
-    const now = await store.readActive(scopeKey, skillId);
-    if (now) await signalIndex(scopeKey, indexChangeFor(now.pointer));
+  /** Tells the index workflow about `pointer` (or what the pointer is now); it acks the calling workflow. Returns the seq announced. */
+  async function announce(scopeKey: string, skillId: string, pointer?: ActivePointer): Promise<number | undefined> {
+    const now = pointer ?? (await store.readActive(scopeKey, skillId))?.pointer;
+    if (!now) return undefined;
+    await signalIndex(scopeKey, { ...indexChangeFor(now), ackTo: Context.current().info.workflowExecution?.workflowId });
+    return now.seq;
   }
 
   async function audit(rev: Pick<Revision, 'scopeKey' | 'skillId' | 'id'>, opId: string, action: AuditAction, at: string, actor: string, reason: string, status?: RevisionStatus) {
@@ -166,9 +170,8 @@ export function publisherActivities({ store, signalIndex }: { store: SkillStore;
       // Applied now or by an earlier attempt: finish what that attempt may not have (all idempotent).
       await recordDecision();
       if (rev.shadowBypassed) await audit(rev, input.opId, 'shadow_bypass', input.at, input.actor, 'published in shadow mode despite gate verdicts', 'active');
-      if (result.kind === 'applied' && result.pointer) await signalIndex(rev.scopeKey, indexChangeFor(result.pointer));
-      else await announce(rev.scopeKey, rev.skillId);
-      return { status: result.kind === 'superseded' ? 'archived' : 'active', outcome: 'published' };
+      const indexSeq = await announce(rev.scopeKey, rev.skillId, result.kind === 'applied' ? result.pointer : undefined);
+      return { status: result.kind === 'superseded' ? 'archived' : 'active', outcome: 'published', indexSeq };
     }));
   }
 
@@ -182,7 +185,7 @@ export function publisherActivities({ store, signalIndex }: { store: SkillStore;
     });
   }
 
-  async function rollbackSkill(input: RollbackSkillInput): Promise<{ skillId: string; restoredRevisionId: string; archivedRevisionId?: string }> {
+  async function rollbackSkill(input: RollbackSkillInput): Promise<{ skillId: string; restoredRevisionId: string; archivedRevisionId?: string; indexSeq?: number }> {
     return withStoreErrors(() => whileHeartbeating(async () => {
       const fail = (msg: string) => ApplicationFailure.nonRetryable(msg, NON_RETRYABLE.rollback);
       const current = await store.readActive(input.scopeKey, input.skillId);
@@ -190,8 +193,8 @@ export function publisherActivities({ store, signalIndex }: { store: SkillStore;
       const doneAt = recent.findIndex((o) => o.opId === input.opId);
       if (doneAt >= 0) {
         // A retry: the first attempt moved the pointer; report what it did.
-        await announce(input.scopeKey, input.skillId);
-        return { skillId: input.skillId, restoredRevisionId: recent[doneAt]!.revisionId, archivedRevisionId: recent[doneAt - 1]?.revisionId };
+        const indexSeq = await announce(input.scopeKey, input.skillId, current!.pointer);
+        return { skillId: input.skillId, restoredRevisionId: recent[doneAt]!.revisionId, archivedRevisionId: recent[doneAt - 1]?.revisionId, indexSeq };
       }
       const revisions = await store.listRevisions(input.scopeKey, input.skillId); // statuses derived from the pointer
       if (revisions.length === 0) throw fail(`skill ${input.skillId} has no revisions in ${input.scopeKey}`);
@@ -209,13 +212,12 @@ export function publisherActivities({ store, signalIndex }: { store: SkillStore;
       const result = await movePointer(store, {
         scopeKey: input.scopeKey, skillId: input.skillId, opId: input.opId, at: input.at, actor: input.reviewer, reason, action: 'rollback', target: pointerTargetOf(target),
       });
-      if (result.kind === 'applied' && result.pointer) await signalIndex(input.scopeKey, indexChangeFor(result.pointer));
-      else await announce(input.scopeKey, input.skillId);
+      const indexSeq = await announce(input.scopeKey, input.skillId, result.kind === 'applied' ? result.pointer : undefined);
       if (result.kind === 'applied' && result.pointer) {
         const mine = result.pointer.recent;
-        return { skillId: input.skillId, restoredRevisionId: target.id, archivedRevisionId: mine.at(-2)?.revisionId !== target.id ? mine.at(-2)?.revisionId : undefined };
+        return { skillId: input.skillId, restoredRevisionId: target.id, archivedRevisionId: mine.at(-2)?.revisionId !== target.id ? mine.at(-2)?.revisionId : undefined, indexSeq };
       }
-      return { skillId: input.skillId, restoredRevisionId: target.id, archivedRevisionId: previous !== target.id ? previous : undefined };
+      return { skillId: input.skillId, restoredRevisionId: target.id, archivedRevisionId: previous !== target.id ? previous : undefined, indexSeq };
     }));
   }
 

@@ -3,6 +3,7 @@ import type { Activities } from '../activities';
 import type { RevisionRef } from '../core/governance';
 import { ApprovalDecisionSchema, type ApprovalDecision } from '../core';
 import { operationId } from '../core/publication/operations';
+import { indexAcks } from './scope-index';
 
 export type { ApprovalDecision };
 
@@ -56,6 +57,7 @@ function validDecision(d: ApprovalDecision | undefined): string | undefined {
  */
 export async function approvalWorkflow(input: ApprovalInput): Promise<ApprovalResult> {
   const { revision, timeoutMs } = input;
+  const indexed = indexAcks();
   let decision: ApprovalDecision | undefined;
   const deadline = timeoutMs === undefined ? undefined : new Date(workflowInfo().startTime.getTime() + timeoutMs).toISOString();
   const status = (): ApprovalStatus => ({ revisionId: revision.revisionId, decided: decision !== undefined, decision, deadline });
@@ -85,6 +87,7 @@ export async function approvalWorkflow(input: ApprovalInput): Promise<ApprovalRe
   const opId = operationId(workflowInfo().workflowId, 'decision');
   if (!decided) {
     const r = await publishRevision({ revision, actor: 'auto-expire', reason: `approval timeout of ${timeoutMs} ms expired`, at, auditAction: 'auto_expire', opId, requireParentId: input.requireParentId });
+    await indexed.until(revision.skillId, r.indexSeq, '30 seconds');
     return { revisionId: revision.revisionId, decision: r.outcome === 'stale_parent' ? 'stale_parent' : 'auto_expired', reviewer: 'auto-expire', comment: '', finalStatus: r.status };
   }
   const d = decision!;
@@ -94,5 +97,7 @@ export async function approvalWorkflow(input: ApprovalInput): Promise<ApprovalRe
     return { revisionId: revision.revisionId, decision: 'rejected', reviewer: d.reviewer, comment, finalStatus: r.status };
   }
   const r = await publishRevision({ revision, actor: d.reviewer, reason: comment || 'approved', at, auditAction: 'approve', opId, requireParentId: input.requireParentId });
+  // Read-your-writes: the approver's next look (or an agent's refresh) sees the publication.
+  await indexed.until(revision.skillId, r.indexSeq, '30 seconds');
   return { revisionId: revision.revisionId, decision: r.outcome === 'stale_parent' ? 'stale_parent' : 'approved', reviewer: d.reviewer, comment, finalStatus: r.status };
 }

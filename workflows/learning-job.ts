@@ -5,6 +5,7 @@ import { approvalWorkflowId, type JobOutcome, type RevisionSummary } from '../co
 import { operationId } from '../core/publication/operations';
 import type { Segment } from '../core';
 import { approvalWorkflow } from './approval';
+import { indexAcks } from './scope-index';
 
 export interface LearningJobInput {
   segment: Segment;
@@ -32,6 +33,8 @@ const reviewer = proxyActivities<Activities>({
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 3 },
 });
 
+const INDEX_ACK_TIMEOUT = '30 seconds';
+
 /**
  * Reviews one finished session segment: delta after the cursor → review policy →
  * LLM reviewer → reconcile → gates → immutable revisions → publish or hold.
@@ -39,6 +42,7 @@ const reviewer = proxyActivities<Activities>({
  */
 export async function learningJobWorkflow({ segment }: LearningJobInput): Promise<JobOutcome> {
   const jobId = workflowInfo().workflowId;
+  const indexed = indexAcks();
   const governance = await storage.loadGovernance();
   const prepared = await storage.prepareReview({ segment, minToolCalls: governance.minToolCalls });
   const advanceCursor = () => storage.advanceCursor({ scopeKey: prepared.scopeKey, sessionId: segment.sessionId, cursor: prepared.nextCursor, at: new Date().toISOString() });
@@ -88,6 +92,8 @@ export async function learningJobWorkflow({ segment }: LearningJobInput): Promis
     if (publishNow) {
       const r = await publisher.publishRevision({ revision: ref, known: stored, opId: operationId(jobId, `publish/${revision.id}`), actor: 'evolution', reason: revision.shadowBypassed ? 'shadow mode: published despite gate verdicts' : 'all gates passed', at: revision.createdAt, auditAction: 'promote' });
       status = r.status;
+      // Read-your-writes: when the job returns, agents' next refresh sees the publication.
+      await indexed.until(revision.skillId, r.indexSeq, INDEX_ACK_TIMEOUT);
     } else if (status === 'pending_approval') {
       try {
         await startChild(approvalWorkflow, {

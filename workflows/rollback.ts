@@ -2,6 +2,7 @@ import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { RollbackRequest } from '../core';
 import { operationId } from '../core/publication/operations';
+import { indexAcks } from './scope-index';
 
 /** A chosen archived revision (`targetRevisionId`), or by default the latest archived one. */
 export type RollbackInput = RollbackRequest;
@@ -20,5 +21,8 @@ const { rollbackSkill } = proxyActivities<Activities>({
 
 /** Durable rollback: current → archived, target → active, republished; audited as `rollback`. */
 export async function rollbackWorkflow(input: RollbackInput): Promise<RollbackResult> {
-  return rollbackSkill({ ...input, at: new Date().toISOString(), opId: operationId(workflowInfo().workflowId, 'rollback') });
+  const indexed = indexAcks();
+  const { indexSeq, ...result } = await rollbackSkill({ ...input, at: new Date().toISOString(), opId: operationId(workflowInfo().workflowId, 'rollback') });
+  await indexed.until(input.skillId, indexSeq, '30 seconds');
+  return result;
 }

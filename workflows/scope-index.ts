@@ -1,11 +1,12 @@
-import { condition, continueAsNew, defineQuery, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, defineQuery, defineSignal, getExternalWorkflowHandle, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { newerChange, SCOPE_INDEX_SIGNALS, type IndexChange } from '../core/publication/scope-index';
+import { newerChange, SCOPE_INDEX_SIGNALS, type IndexApplied, type IndexChange } from '../core/publication/scope-index';
 
 export interface ScopeIndexInput {
   scopeKey: string;
-  /** Changes carried over a continue-as-new. */
+  /** Changes (and the workflows waiting for them) carried over a continue-as-new. */
   pending?: IndexChange[];
+  waiting?: Waiter[];
   /** Full reconcile from the pointers this often (repairs a lost signal or any drift). */
   reconcileEveryMs?: number;
   reconcileDueAt?: number;
@@ -22,6 +23,14 @@ export const indexChangeSignal = defineSignal<[IndexChange]>(SCOPE_INDEX_SIGNALS
 /** Reconcile from the pointers now (operators, tests). */
 export const reconcileIndexSignal = defineSignal<[]>(SCOPE_INDEX_SIGNALS.reconcile);
 export const scopeIndexStateQuery = defineQuery<ScopeIndexState>('indexState');
+/** Received by a publishing workflow once its change is in the index and SKILL.md. */
+export const indexAppliedSignal = defineSignal<[IndexApplied]>(SCOPE_INDEX_SIGNALS.applied);
+
+interface Waiter {
+  workflowId: string;
+  skillId: string;
+  seq: number;
+}
 
 const { applyScopeIndexChanges } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
@@ -49,7 +58,12 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
   const { scopeKey } = input;
   const reconcileEveryMs = input.reconcileEveryMs ?? DEFAULT_RECONCILE_EVERY_MS;
   const changes = new Map<string, IndexChange>();
-  const add = (c: IndexChange): void => void changes.set(c.skillId, newerChange(changes.get(c.skillId), c));
+  let waiting: Waiter[] = [...(input.waiting ?? [])];
+  const add = (c: IndexChange): void => {
+    if (c.ackTo) waiting.push({ workflowId: c.ackTo, skillId: c.skillId, seq: c.seq });
+    const { ackTo: _, ...change } = c;
+    changes.set(c.skillId, newerChange(changes.get(c.skillId), change));
+  };
   for (const c of input.pending ?? []) add(c);
   let reconcileRequested = false;
   const state: ScopeIndexState = { pending: 0, bursts: 0, reconciles: 0 };
@@ -60,8 +74,13 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
   const drain = () => {
     const burst = [...changes.values()];
     changes.clear();
-    return burst;
+    const acks = waiting;
+    waiting = [];
+    return { burst, acks };
   };
+  // Acks are best effort: a publisher that stopped waiting (or finished) loses nothing.
+  const ack = (acks: Waiter[]) =>
+    Promise.all(acks.map((w) => getExternalWorkflowHandle(w.workflowId).signal(indexAppliedSignal, { scopeKey, skillId: w.skillId, seq: w.seq }).catch(() => undefined)));
   let dueAt = input.reconcileDueAt ?? Date.now() + reconcileEveryMs;
   const historyFull = () => {
     const info = workflowInfo();
@@ -72,13 +91,31 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
     if (wait > 0) await condition(() => changes.size > 0 || reconcileRequested, wait);
     if (reconcileRequested || Date.now() >= dueAt) {
       reconcileRequested = false;
-      await reconcileScopeIndex({ scopeKey, changes: drain() });
+      const { burst, acks } = drain();
+      await reconcileScopeIndex({ scopeKey, changes: burst });
+      await ack(acks);
       state.reconciles++;
       dueAt = Date.now() + reconcileEveryMs;
     } else if (changes.size > 0) {
-      await applyScopeIndexChanges({ scopeKey, changes: drain() });
+      const { burst, acks } = drain();
+      await applyScopeIndexChanges({ scopeKey, changes: burst });
+      await ack(acks);
       state.bursts++;
     }
   }
-  await continueAsNew<typeof scopeIndexWorkflow>({ scopeKey, pending: drain(), reconcileEveryMs, reconcileDueAt: dueAt });
+  const { burst, acks } = drain();
+  await continueAsNew<typeof scopeIndexWorkflow>({ scopeKey, pending: burst, waiting: acks, reconcileEveryMs, reconcileDueAt: dueAt });
+}
+
+/**
+ * For a publishing workflow: waits (at most `timeout`) until the scope's index workflow
+ * has materialized pointer seq `seq` of the skill, so that when the workflow returns, an
+ * agent's next refresh sees the change. A timeout is not an error: the index follows.
+ */
+export function indexAcks(): { until(skillId: string, seq: number | undefined, timeout: string | number): Promise<boolean> } {
+  const applied = new Map<string, number>();
+  setHandler(indexAppliedSignal, (a) => void applied.set(a.skillId, Math.max(applied.get(a.skillId) ?? -1, a.seq)));
+  return {
+    until: async (skillId, seq, timeout) => (seq === undefined ? true : condition(() => (applied.get(skillId) ?? -1) >= seq, timeout)),
+  };
 }

@@ -20,6 +20,8 @@ export interface IndexChange {
   entry?: { name: string; description: string; managed: boolean };
   /** The SKILL.md to materialize for a live change (rendered from the pointer's spec). */
   markdown?: string;
+  /** Workflow to tell (IndexApplied) once this change is materialized. */
+  ackTo?: string;
 }
 
 export interface IndexContent {
@@ -83,4 +85,11 @@ export function reconcileIndex(index: IndexContent, fromPointers: readonly Index
 
 /** Names shared by the scope index workflow and the code that signals it (activities may not import workflows/). */
 export const SCOPE_INDEX_WORKFLOW = 'scopeIndexWorkflow';
-export const SCOPE_INDEX_SIGNALS = { change: 'indexChange', reconcile: 'reconcileIndex' } as const;
+export const SCOPE_INDEX_SIGNALS = { change: 'indexChange', reconcile: 'reconcileIndex', applied: 'indexApplied' } as const;
+
+/** Sent back to the workflow that published a change once the index and SKILL.md include it (read-your-writes). */
+export interface IndexApplied {
+  scopeKey: string;
+  skillId: string;
+  seq: number;
+}
