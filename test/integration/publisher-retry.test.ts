@@ -47,12 +47,12 @@ describe('publisher under activity retries', () => {
     const a = await storedRevision(app, uniqueName('job'), 1);
     const b = await storedRevision(app, uniqueName('job'), 2);
     const publishA = { revision: a, opId: `${app}#a`, actor: 'evolution', reason: 'all gates passed', at: '2026-11-29T11:00:00.000Z', auditAction: 'promote' as const };
-    expect(await publishRevision(publishA)).toEqual({ status: 'active', outcome: 'published' });
+    expect(await publishRevision(publishA)).toMatchObject({ status: 'active', outcome: 'published' });
     await publishRevision({ ...publishA, opId: `${app}#b`, revision: b, at: '2026-11-29T11:05:00.000Z' });
     const auditBefore = await store.listAudit(a.scopeKey, a.skillId);
 
     const retried = await publishRevision(publishA); // the same input: a retry of the first attempt
-    expect(retried).toEqual({ status: 'active', outcome: 'published' });
+    expect(retried).toMatchObject({ status: 'active', outcome: 'published' });
     const pointer = (await store.readActive(a.scopeKey, a.skillId))!.pointer;
     expect(pointer).toMatchObject({ revisionId: b.revisionId, seq: 2 });
     expect((await store.findRevision(a.revisionId))?.status).toBe('archived');
@@ -71,9 +71,9 @@ describe('publisher under activity retries', () => {
     const input = { revision: a, opId: `${app}#a`, actor: 'evolution', reason: 'all gates passed', at: '2026-11-29T11:00:00.000Z', auditAction: 'promote' as const };
     // What the first attempt left behind: its log entry (pointer seq 0 read), no pointer.
     await store.appendAudit({ id: auditEventId(input.opId, 'promote'), opId: input.opId, baseSeq: 0, at: input.at, action: 'promote', skillId: a.skillId, scopeKey: a.scopeKey, revisionId: a.revisionId, status: 'active', actor: 'evolution', reason: input.reason });
-    expect(await publishRevision(input)).toEqual({ status: 'active', outcome: 'published' });
+    expect(await publishRevision(input)).toMatchObject({ status: 'active', outcome: 'published' });
     expect((await store.readActive(a.scopeKey, a.skillId))?.pointer).toMatchObject({ revisionId: a.revisionId, seq: 1, recent: [{ opId: input.opId }] });
-    expect((await store.listAudit(a.scopeKey, a.skillId)).map((e) => e.id)).toEqual([auditEventId(input.opId, 'promote')]);
+    expect((await store.listAudit(a.scopeKey, a.skillId)).filter((e) => e.opId === input.opId).map((e) => e.id)).toEqual([auditEventId(input.opId, 'promote')]);
   });
 
   it('a retry that cannot tell whether it applied (more than RECENT_OPERATIONS newer operations) never moves the pointer back', async () => {
@@ -86,7 +86,7 @@ describe('publisher under activity retries', () => {
     for (let i = 0; i < RECENT_OPERATIONS; i++) await publishRevision({ ...publishA, revision: i % 2 ? a : b, opId: `${app}#op${i}`, at: new Date(Date.parse('2026-11-29T12:00:00.000Z') + i * 1000).toISOString() });
     const before = (await store.readActive(a.scopeKey, a.skillId))!.pointer;
     expect(before.recent.some((o) => o.opId === publishA.opId)).toBe(false);
-    expect(await publishRevision(publishA)).toEqual({ status: 'archived', outcome: 'published' });
+    expect(await publishRevision(publishA)).toMatchObject({ status: 'archived', outcome: 'published' });
     expect((await store.readActive(a.scopeKey, a.skillId))!.pointer).toEqual(before);
   });
 
