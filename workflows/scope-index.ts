@@ -10,6 +10,8 @@ export interface ScopeIndexInput {
   /** Full reconcile from the pointers this often (repairs a lost signal or any drift). */
   reconcileEveryMs?: number;
   reconcileDueAt?: number;
+  /** Reconciles in a row that found nothing to repair and saw no change (each one doubles the wait, up to a day). */
+  quietReconciles?: number;
 }
 
 export interface ScopeIndexState {
@@ -44,6 +46,7 @@ const { reconcileScopeIndex } = proxyActivities<Activities>({
 });
 
 const DEFAULT_RECONCILE_EVERY_MS = 15 * 60_000;
+const MAX_RECONCILE_EVERY_MS = 24 * 60 * 60_000;
 const MAX_HISTORY_EVENTS = 5_000;
 const MAX_HISTORY_BYTES = 8 * 1024 * 1024;
 
@@ -81,7 +84,11 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
   // Acks are best effort: a publisher that stopped waiting (or finished) loses nothing.
   const ack = (acks: Waiter[]) =>
     Promise.all(acks.map((w) => getExternalWorkflowHandle(w.workflowId).signal(indexAppliedSignal, { scopeKey, skillId: w.skillId, seq: w.seq }).catch(() => undefined)));
-  let dueAt = input.reconcileDueAt ?? Date.now() + reconcileEveryMs;
+  // An idle scope is reconciled less and less often (15 min, 30 min, … up to a day); any change resets that.
+  let quiet = input.quietReconciles ?? 0;
+  let changedSinceReconcile = false;
+  const nextDue = () => Date.now() + Math.min(MAX_RECONCILE_EVERY_MS, reconcileEveryMs * 2 ** Math.min(quiet, 16));
+  let dueAt = input.reconcileDueAt ?? nextDue();
   const historyFull = () => {
     const info = workflowInfo();
     return info.continueAsNewSuggested || info.historyLength > MAX_HISTORY_EVENTS || info.historySize > MAX_HISTORY_BYTES;
@@ -92,19 +99,22 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
     if (reconcileRequested || Date.now() >= dueAt) {
       reconcileRequested = false;
       const { burst, acks } = drain();
-      await reconcileScopeIndex({ scopeKey, changes: burst });
+      const { applied } = await reconcileScopeIndex({ scopeKey, changes: burst });
       await ack(acks);
       state.reconciles++;
-      dueAt = Date.now() + reconcileEveryMs;
+      quiet = applied === 0 && !changedSinceReconcile && burst.length === 0 ? quiet + 1 : 0;
+      changedSinceReconcile = false;
+      dueAt = nextDue();
     } else if (changes.size > 0) {
       const { burst, acks } = drain();
       await applyScopeIndexChanges({ scopeKey, changes: burst });
       await ack(acks);
       state.bursts++;
+      changedSinceReconcile = true;
     }
   }
   const { burst, acks } = drain();
-  await continueAsNew<typeof scopeIndexWorkflow>({ scopeKey, pending: burst, waiting: acks, reconcileEveryMs, reconcileDueAt: dueAt });
+  await continueAsNew<typeof scopeIndexWorkflow>({ scopeKey, pending: burst, waiting: acks, reconcileEveryMs, reconcileDueAt: dueAt, quietReconciles: quiet });
 }
 
 /**
