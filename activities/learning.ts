@@ -48,6 +48,8 @@ export interface PreparedReview {
   reviewedAfter: ReviewCursor;
   /** ETag of the scope index the review was prepared from (planJob reuses that snapshot). */
   indexEtag?: string;
+  /** ETag of the cursor read here (null: none), so advancing it is one conditional write. */
+  cursorEtag?: string | null;
 }
 
 export interface PlanJobInput {
@@ -103,20 +105,20 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
         else if (segment.scopeMode === 'app') scope.user = undefined;
 
         const events = await loadSegmentEvents(segment);
-        const stored = await store.readCursor(key, segment.sessionId);
+        const { cursor: stored, etag: cursorEtag } = await store.readCursorVersion(key, segment.sessionId);
         const { delta, nextCursor } = deltaAfterCursor(events, stored ?? {});
         const policy = shouldReview(buildReviewContext(delta, { precededBy: turnBefore(events, delta) }), { minToolCalls });
         const reviewedAfter: ReviewCursor = stored ?? {};
-        if (!policy.review) return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills: [], reviewedAfter };
+        if (!policy.review) return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills: [], reviewedAfter, cursorEtag };
         const read = await store.readScopeIndex(key);
         const index = read && !read.notModified ? read : undefined;
         const relevant = mostRelevant(existingSkillsOf(index?.index), renderTranscript(buildTranscript(delta)));
-        return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills: boundExistingSkills(relevant), reviewedAfter, indexEtag: index?.etag };
+        return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills: boundExistingSkills(relevant), reviewedAfter, indexEtag: index?.etag, cursorEtag };
       });
     },
 
-    async advanceCursor({ scopeKey, sessionId, cursor, at }: { scopeKey: string; sessionId: string; cursor: ReviewCursor; at: string }): Promise<void> {
-      await withStoreErrors(() => store.writeCursor(scopeKey, sessionId, { lastReviewedAt: cursor.lastReviewedAt, lastEventCount: cursor.lastEventCount ?? 0, updatedAt: at }));
+    async advanceCursor({ scopeKey, sessionId, cursor, at, cursorEtag }: { scopeKey: string; sessionId: string; cursor: ReviewCursor; at: string; cursorEtag?: string | null }): Promise<void> {
+      await withStoreErrors(() => store.writeCursor(scopeKey, sessionId, { lastReviewedAt: cursor.lastReviewedAt, lastEventCount: cursor.lastEventCount ?? 0, updatedAt: at }, cursorEtag === undefined ? undefined : { etag: cursorEtag }));
     },
 
     /** The LLM reviewer. A malformed answer fails this attempt (Temporal retries it). */

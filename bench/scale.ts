@@ -34,7 +34,8 @@ const REPEATS = QUICK ? 1 : 3;
 
 function session(name: 'weather-report' | 'weather-report-followup' | 'small-talk', marker = ''): SessionEvent[] {
   const events = JSON.parse(readFileSync(join(__dirname, '..', 'examples', 'sessions', `${name}.json`), 'utf8')) as SessionEvent[];
-  return events.map((e, i) => (i === 0 && marker ? { ...e, content: `${e.content as string} ${marker}` } : e));
+  // The example's own [[skill:NAME]] marker names the skill; `marker` replaces it.
+  return events.map((e, i) => (i === 0 && marker ? { ...e, content: `${marker} ${(e.content as string).replace(/\[\[skill:[^\]]*\]\]/g, '')}` } : e));
 }
 
 async function seedSkills(store: SkillStore, scopeKey: string, count: number): Promise<void> {
@@ -89,11 +90,13 @@ async function perOperation(ctx: BenchContext, w: RunningWorker, store: SkillSto
     const name = `bench-weather-${r}`;
     const marker = `[[skill:${name}]]`;
     let jobId = '';
+    let skillId = '';
     add('create + publish', await measure(proxy, async () => {
       const started = await startLearningJob(deps, { app, user: 'u', sessionId: 's1', events: session('weather-report', marker) });
       jobId = started.jobWorkflowId;
       const out = await waitForLearningJob(w.client, jobId, { timeoutMs: 120_000 });
-      if (out.revisions[0]?.status !== 'active') throw new Error(`create did not publish: ${JSON.stringify(out)}`);
+      if (out.revisions[0]?.action !== 'create' || out.revisions[0]?.status !== 'active') throw new Error(`create did not publish: ${JSON.stringify(out)}`);
+      skillId = out.revisions[0].skillId;
     }));
     jobHistory = Math.max(jobHistory, await historyBytes(w.client, jobId));
     add('update + publish', await measure(proxy, async () => {
@@ -106,7 +109,6 @@ async function perOperation(ctx: BenchContext, w: RunningWorker, store: SkillSto
       const out = await waitForLearningJob(w.client, started.jobWorkflowId, { timeoutMs: 120_000 });
       if (out.status !== 'policy_skipped') throw new Error(`expected a policy skip: ${out.status}`);
     }));
-    const skillId = name;
     add('rollback', await measure(proxy, () => rollbackSkill({ client: w.client, config: w.config }, { scopeKey, skillId, reviewer: 'bench' })));
     // A held revision (stored directly), then its approval through the approval workflow.
     const current = (await store.readActive(scopeKey, skillId))!.pointer;

@@ -45,7 +45,7 @@ export async function learningJobWorkflow({ segment }: LearningJobInput): Promis
   const indexed = indexAcks();
   const governance = await storage.loadGovernance();
   const prepared = await storage.prepareReview({ segment, minToolCalls: governance.minToolCalls });
-  const advanceCursor = () => storage.advanceCursor({ scopeKey: prepared.scopeKey, sessionId: segment.sessionId, cursor: prepared.nextCursor, at: new Date().toISOString() });
+  const advanceCursor = () => storage.advanceCursor({ scopeKey: prepared.scopeKey, sessionId: segment.sessionId, cursor: prepared.nextCursor, cursorEtag: prepared.cursorEtag, at: new Date().toISOString() });
   const base = { jobId, scopeKey: prepared.scopeKey, sessionId: segment.sessionId, deltaEvents: prepared.deltaEventCount };
 
   if (!prepared.policy.review) {
