@@ -35,7 +35,12 @@ const REPEATS = QUICK ? 1 : 3;
 function session(name: 'weather-report' | 'weather-report-followup' | 'small-talk', marker = ''): SessionEvent[] {
   const events = JSON.parse(readFileSync(join(__dirname, '..', 'examples', 'sessions', `${name}.json`), 'utf8')) as SessionEvent[];
   // The example's own [[skill:NAME]] marker names the skill; `marker` replaces it.
-  return events.map((e, i) => (i === 0 && marker ? { ...e, content: `${marker} ${(e.content as string).replace(/\[\[skill:[^\]]*\]\]/g, '')}` } : e));
+  if (!marker) return events;
+  return events.map((e) => {
+    const text = typeof e.content === 'string' ? e.content.replace(/\[\[skill:[^\]]*\]\]/g, '') : e.content;
+    // In every user message: a follow-up's delta starts after the first one.
+    return { ...e, content: e.role === 'user' ? `${marker} ${text as string}` : text };
+  });
 }
 
 async function seedSkills(store: SkillStore, scopeKey: string, count: number): Promise<void> {
