@@ -29,7 +29,7 @@ describe('a burst of publications into one scope', () => {
     expect(await publicationProblems(fx.store, scopeKey)).toEqual([]);
     const index = await fx.store.readScopeIndex(scopeKey);
     expect(index && !index.notModified ? index.index.skills.length : 0).toBe(JOBS);
-  });
+  }, 360_000);
 
   it('the index converges after a pointer moved without its signal (a lost signal), by the reconcile', async () => {
     const app = uniqueName('lost');
@@ -56,5 +56,5 @@ describe('a burst of publications into one scope', () => {
     const problems = await publicationProblems(fx.store, scopeKey);
     // The hand-moved pointer names a revision that does not exist: that is the only disagreement left.
     expect(problems).toEqual([`${skillId}: pointer names rev-without-signal, active revisions []`]);
-  });
+  }, 240_000);
 });
