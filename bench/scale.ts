@@ -29,7 +29,9 @@ import { join } from 'node:path';
 // BENCH_QUICK=1: a smoke run (one small size, a few jobs) to check the benchmark itself.
 const QUICK = process.env.BENCH_QUICK === '1';
 const SCOPE_SIZES = QUICK ? [1, 50] : [1, 200, 2000];
-const CONCURRENCY = QUICK ? [5] : [50, 200];
+// BENCH_SCALE_N=50,200 and BENCH_SCALE_PARTS=operations,concurrency select parts of a run.
+const CONCURRENCY = process.env.BENCH_SCALE_N ? process.env.BENCH_SCALE_N.split(',').map(Number) : QUICK ? [5] : [50, 200];
+const PARTS = new Set((process.env.BENCH_SCALE_PARTS ?? 'operations,concurrency').split(','));
 const REPEATS = QUICK ? 1 : 3;
 
 function session(name: 'weather-report' | 'weather-report-followup' | 'small-talk', marker = ''): SessionEvent[] {
@@ -172,10 +174,13 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   const store = createSkillStore(base.s3); // seeding and checks: not counted
   const figures: BenchFigures = {};
   try {
-    ctx.log('S3 requests and latency per operation (median of 3; detail = the last run, by method and key class):');
-    const perSize: Record<string, unknown> = {};
-    for (const skills of SCOPE_SIZES) perSize[skills] = await perOperation(ctx, w, store, proxy, skills);
-    figures.perOperation = perSize;
+    if (PARTS.has('operations')) {
+      ctx.log('S3 requests and latency per operation (median of 3; detail = the last run, by method and key class):');
+      const perSize: Record<string, unknown> = {};
+      for (const skills of SCOPE_SIZES) perSize[skills] = await perOperation(ctx, w, store, proxy, skills);
+      figures.perOperation = perSize;
+    }
+    if (!PARTS.has('concurrency')) return figures;
 
     ctx.log('\nN concurrent learning jobs (each creates one skill): one app scope vs N separate scopes, interleaved:');
     const conc: Record<string, unknown> = {};
