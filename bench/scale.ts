@@ -7,7 +7,7 @@
  *     interleaved; the ratio is what contention in one scope costs.
  * The worker's S3 traffic goes through a counting proxy; seeding and checks do not.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { temporal } from '@temporalio/proto';
 import type { Client } from '@temporalio/client';
 import { createSkillStore, indexChangeFor, mapLimit, type SkillStore } from '../activities/storage';
@@ -43,6 +43,12 @@ function session(name: 'weather-report' | 'weather-report-followup' | 'small-tal
     // In every user message: a follow-up's delta starts after the first one.
     return { ...e, content: e.role === 'user' ? `${marker} ${text as string}` : text };
   });
+}
+
+/** Names sharing no word or substring (the reconciler merges similar names into one skill). */
+function distinctName(seed: string, i: number): string {
+  const hash = createHash('sha256').update(`${seed}/${i}`).digest();
+  return Array.from(hash.subarray(0, 10), (b) => String.fromCharCode(97 + (b % 26))).join('');
 }
 
 async function seedSkills(store: SkillStore, scopeKey: string, count: number): Promise<void> {
@@ -142,7 +148,7 @@ async function concurrentJobs(w: RunningWorker, store: SkillStore, n: number, on
   const run = randomUUID().slice(0, 6);
   const apps = Array.from({ length: n }, (_, i) => (oneScope ? `conc-one-${run}` : `conc-sep-${run}-${i}`));
   const started = performance.now();
-  const jobs = await Promise.all(apps.map((app, i) => startLearningJob(deps, { app, user: `u${i}`, sessionId: `s${i}`, events: session('weather-report', `[[skill:conc-${run}-${i}]]`) })));
+  const jobs = await Promise.all(apps.map((app, i) => startLearningJob(deps, { app, user: `u${i}`, sessionId: `s${i}`, events: session('weather-report', `[[skill:${distinctName(run, i)}]]`) })));
   const latencies: number[] = [];
   const outcomes = await Promise.all(jobs.map(async (j) => {
     const out = await waitForLearningJob(w.client, j.jobWorkflowId, { timeoutMs: 15 * 60_000 });

@@ -4,7 +4,7 @@ import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { scopeIndexWorkflowId } from '../../core';
 import { reconcileIndexSignal } from '../../workflows';
 import { uniqueName } from '../support/infra';
-import { publicationProblems, sessionCreating } from '../support/publication';
+import { distinctSkillName, publicationProblems, sessionCreating } from '../support/publication';
 import { useMainWorker } from '../support/worker';
 
 // Many learning jobs publishing into ONE app scope at once: no pile-up, no duplicates,
@@ -16,12 +16,12 @@ describe('a burst of publications into one scope', () => {
   it(`${JOBS} concurrent jobs each end with exactly one revision and one publication; index, SKILL.md and audit agree`, async () => {
     const app = uniqueName('burst');
     const deps = { client: fx.w.client, store: fx.store, config: fx.w.config };
-    const started = await Promise.all(Array.from({ length: JOBS }, (_, i) => startLearningJob(deps, { app, user: `u${i}`, sessionId: `s${i}`, events: sessionCreating(`burst-skill-${i}`) })));
+    const started = await Promise.all(Array.from({ length: JOBS }, (_, i) => startLearningJob(deps, { app, user: `u${i}`, sessionId: `s${i}`, events: sessionCreating(distinctSkillName(app, i)) })));
     const outcomes = await Promise.all(started.map((s) => waitForLearningJob(fx.w.client, s.jobWorkflowId, { timeoutMs: 300_000 })));
     const scopeKey = started[0]!.scopeKey;
     for (const [i, out] of outcomes.entries()) {
-      expect(out.revisions, `job ${i}`).toMatchObject([{ action: 'create', status: 'active', skillId: `burst-skill-${i}` }]);
-      const pointer = (await fx.store.readActive(scopeKey, `burst-skill-${i}`))!.pointer;
+      expect(out.revisions, `job ${i}`).toMatchObject([{ action: 'create', status: 'active', skillId: distinctSkillName(app, i) }]);
+      const pointer = (await fx.store.readActive(scopeKey, distinctSkillName(app, i)))!.pointer;
       expect(pointer).toMatchObject({ revisionId: out.revisions[0]!.revisionId, seq: 1 });
       expect(pointer.recent).toHaveLength(1);
     }

@@ -4,7 +4,7 @@ import { createSkillStore, type SkillStore } from '../../activities/storage';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import type { EvolutionConfig } from '../../core';
 import { realServices, uniqueName } from '../support/infra';
-import { publicationProblems, sessionCreating } from '../support/publication';
+import { distinctSkillName, publicationProblems, sessionCreating } from '../support/publication';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';
 
 // A worker process killed with SIGKILL in the middle of a burst of publications into one
@@ -40,7 +40,7 @@ describe('worker killed with SIGKILL during a publication burst into one scope',
 
     const app = uniqueName('burst-kill');
     const deps = { client, store, config };
-    const started = await Promise.all(Array.from({ length: JOBS }, (_, i) => startLearningJob(deps, { app, user: `u${i}`, sessionId: `s${i}`, scopeMode: 'app', events: sessionCreating(`kill-skill-${i}`) })));
+    const started = await Promise.all(Array.from({ length: JOBS }, (_, i) => startLearningJob(deps, { app, user: `u${i}`, sessionId: `s${i}`, scopeMode: 'app', events: sessionCreating(distinctSkillName(app, i)) })));
     const scopeKey = started[0]!.scopeKey;
 
     // Kill once the burst is under way: some pointers written, not all.
@@ -60,12 +60,12 @@ describe('worker killed with SIGKILL during a publication burst into one scope',
     const outcomes = await Promise.all(started.map((s) => waitForLearningJob(client, s.jobWorkflowId, { timeoutMs: 300_000 })));
 
     for (const [i, out] of outcomes.entries()) {
-      expect(out.revisions, `job ${i}`).toMatchObject([{ action: 'create', status: 'active', skillId: `kill-skill-${i}` }]);
-      const pointer = (await store.readActive(scopeKey, `kill-skill-${i}`))!.pointer;
+      expect(out.revisions, `job ${i}`).toMatchObject([{ action: 'create', status: 'active', skillId: distinctSkillName(app, i) }]);
+      const pointer = (await store.readActive(scopeKey, distinctSkillName(app, i)))!.pointer;
       // One publication each: the pointer moved once, by that job's operation.
       expect(pointer).toMatchObject({ revisionId: out.revisions[0]!.revisionId, seq: 1 });
       expect(pointer.recent).toHaveLength(1);
-      expect((await store.listRevisions(scopeKey, `kill-skill-${i}`)).map((r) => [r.id, r.status])).toEqual([[out.revisions[0]!.revisionId, 'active']]);
+      expect((await store.listRevisions(scopeKey, distinctSkillName(app, i))).map((r) => [r.id, r.status])).toEqual([[out.revisions[0]!.revisionId, 'active']]);
     }
     expect(await publicationProblems(store, scopeKey)).toEqual([]);
   }, 420_000);

@@ -1,4 +1,15 @@
+import { createHash } from 'node:crypto';
 import { isLivePointer, renderSkillMarkdown, type SessionEvent } from '../../core';
+
+/**
+ * A skill name no other (`seed`, i) shares a word or a substring with: the reconciler
+ * merges similar names (numbered siblings, word overlap), so "skill-1" and "skill-12"
+ * would not stay two skills.
+ */
+export function distinctSkillName(seed: string, i: number): string {
+  const hash = createHash('sha256').update(`${seed}/${i}`).digest();
+  return Array.from(hash.subarray(0, 10), (b) => String.fromCharCode(97 + (b % 26))).join('');
+}
 import type { SkillStore } from '../../activities/storage';
 import { exampleSession } from './sessions';
 
