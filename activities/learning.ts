@@ -9,7 +9,6 @@ import {
   shouldReview,
   turnBefore,
   type ExistingSkill,
-  type PayloadRef,
   type ReviewCursor,
   type ReviewDecision,
   ReviewDecisionSchema,
@@ -18,10 +17,14 @@ import {
   type Segment,
   type SessionEvent,
   type EvolutionConfig,
+  mostRelevant,
+  renderTranscript,
+  type ReviewDecision as Decision,
 } from '../core';
-import { deltaFingerprint, isPoisonDelta, withReviewFailure, type GovernanceSettings, type JobOutcome, type ReviewFailure } from '../core/governance';
+import { deltaFingerprint, isPoisonDelta, planRevisions, withReviewFailure, type GovernanceSettings, type JobOutcome, type ReviewFailure, type RevisionPlan } from '../core/governance';
+import type { Outcome } from '../core';
 import { NON_RETRYABLE, withStoreErrors } from './errors';
-import { loadExistingSkills } from './existing-skills';
+import { existingSkillsOf } from './existing-skills';
 import { whileHeartbeating } from './heartbeat';
 import { asModelAnswer } from './llm/model-answer-failure';
 import { reviewerMessages } from './llm/reviewer-prompt';
@@ -35,14 +38,33 @@ export interface PreparedReview {
   policy: { review: boolean; reason: string };
   deltaEventCount: number;
   nextCursor: ReviewCursor;
-  /** Bounded view for the reviewer and the reconciler (every live skill in the scope). */
+  /**
+   * For the reviewer only: the most relevant existing skills (name/description overlap
+   * with the delta, at most DEFAULT_RELEVANT_SKILLS), never the whole scope. The reconciler
+   * checks names against the whole scope in `planJob`, through the index.
+   */
   existingSkills: ExistingSkill[];
-  /** The bounded, redacted transcript of the delta, claim-checked (only when reviewing). */
-  transcriptRef?: PayloadRef;
   /** Identity of this delta across the session's jobs (only when reviewing). */
   deltaFingerprint?: string;
   /** Set when this delta already failed review often enough: the job quarantines it instead. */
   quarantinedAfter?: ReviewFailure[];
+  /** The cursor the delta was cut after: the reviewer rebuilds the same transcript from the segment. */
+  reviewedAfter: ReviewCursor;
+  /** ETag of the scope index the review was prepared from (planJob reuses that snapshot). */
+  indexEtag?: string;
+  /** ETag of the cursor read here (null: none), so advancing it is one conditional write. */
+  cursorEtag?: string | null;
+}
+
+export interface PlanJobInput {
+  decision: Decision;
+  jobId: string;
+  scope: Scope;
+  scopeKey: string;
+  outcome?: Outcome;
+  governance: GovernanceSettings;
+  at: string;
+  indexEtag?: string;
 }
 
 export interface LearningDeps {
@@ -93,35 +115,36 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
         else if (segment.scopeMode === 'app') scope.user = undefined;
 
         const events = await loadSegmentEvents(segment);
-        const stored = await store.readCursor(key, segment.sessionId);
+        const { cursor: stored, etag: cursorEtag } = await store.readCursorVersion(key, segment.sessionId);
         const { delta, nextCursor } = deltaAfterCursor(events, stored ?? {});
         const policy = shouldReview(buildReviewContext(delta, { precededBy: turnBefore(events, delta) }), { minToolCalls });
-        let fingerprint: string | undefined;
-        if (policy.review) {
-          fingerprint = deltaFingerprint(stored ?? {}, delta[0]);
-          const failures = await readReviewFailures(key, segment.sessionId, fingerprint);
-          if (isPoisonDelta(failures, config.governance.quarantineAfterFailures)) {
-            return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills: [], deltaFingerprint: fingerprint, quarantinedAfter: failures };
-          }
+        const reviewedAfter: ReviewCursor = stored ?? {};
+        if (!policy.review) return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills: [], reviewedAfter, cursorEtag };
+        const fingerprint = deltaFingerprint(reviewedAfter, delta[0]);
+        const failures = await readReviewFailures(key, segment.sessionId, fingerprint);
+        if (isPoisonDelta(failures, config.governance.quarantineAfterFailures)) {
+          return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills: [], reviewedAfter, cursorEtag, deltaFingerprint: fingerprint, quarantinedAfter: failures };
         }
-        const existingSkills = boundExistingSkills(await loadExistingSkills(store, key));
-        let transcriptRef: PayloadRef | undefined;
-        if (policy.review) transcriptRef = await store.putPayload(JSON.stringify(buildTranscript(delta)));
-        return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills, transcriptRef, deltaFingerprint: fingerprint };
+        const read = await store.readScopeIndex(key);
+        const index = read && !read.notModified ? read : undefined;
+        const relevant = mostRelevant(existingSkillsOf(index?.index), renderTranscript(buildTranscript(delta)));
+        return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills: boundExistingSkills(relevant), reviewedAfter, indexEtag: index?.etag, cursorEtag, deltaFingerprint: fingerprint };
       });
     },
 
-    async advanceCursor({ scopeKey, sessionId, cursor, at }: { scopeKey: string; sessionId: string; cursor: ReviewCursor; at: string }): Promise<void> {
-      await withStoreErrors(() => store.writeCursor(scopeKey, sessionId, { lastReviewedAt: cursor.lastReviewedAt, lastEventCount: cursor.lastEventCount ?? 0, updatedAt: at }));
+    async advanceCursor({ scopeKey, sessionId, cursor, at, cursorEtag }: { scopeKey: string; sessionId: string; cursor: ReviewCursor; at: string; cursorEtag?: string | null }): Promise<void> {
+      await withStoreErrors(() => store.writeCursor(scopeKey, sessionId, { lastReviewedAt: cursor.lastReviewedAt, lastEventCount: cursor.lastEventCount ?? 0, updatedAt: at }, cursorEtag === undefined ? undefined : { etag: cursorEtag }));
     },
 
     /**
-     * The LLM reviewer. Reading the transcript is infrastructure (retried by the activity's
-     * policy); the model call's unusable answers fail as `ModelAnswerFailure`, which the
-     * workflow counts against the reviewer's attempts (see asModelAnswer).
+     * The LLM reviewer. Rebuilding the transcript (the same delta prepareReview cut, from the
+     * stored segment) is infrastructure, retried by the activity's policy; the model call's
+     * unusable answers fail as `ModelAnswerFailure`, which the workflow counts against the
+     * reviewer's attempts (see asModelAnswer).
      */
-    async reviewSession({ segment, transcriptRef, existingSkills }: { segment: Segment; transcriptRef: PayloadRef; existingSkills: ExistingSkill[] }): Promise<ReviewDecision> {
-      const transcript = JSON.parse(await withStoreErrors(() => store.getPayloadText(transcriptRef))) as ReturnType<typeof buildTranscript>;
+    async reviewSession({ segment, reviewedAfter, existingSkills }: { segment: Segment; reviewedAfter: ReviewCursor; existingSkills: ExistingSkill[] }): Promise<ReviewDecision> {
+      const events = await withStoreErrors(() => loadSegmentEvents(segment));
+      const transcript = buildTranscript(deltaAfterCursor(events, reviewedAfter).delta);
       const messages = reviewerMessages({
         session: { app: segment.app, user: segment.user, sessionId: segment.sessionId },
         transcript: transcript.messages.map((m) => ({
@@ -142,6 +165,18 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
         // One session's jobs run one at a time (its session entity), so this read-modify-write has no rival.
         const failures = withReviewFailure(await readReviewFailures(scopeKey, sessionId, fingerprint), failure);
         await store.objects.put(reviewFailuresKey(scopeKey, sessionId, fingerprint), { failures });
+      });
+    },
+
+    /**
+     * Reconciles the decision against EVERY skill of the scope (names from the scope index:
+     * the snapshot the review was prepared from, so no extra request when this worker has
+     * it) and builds the governed revisions. Deterministic given that snapshot.
+     */
+    async planJob(input: PlanJobInput): Promise<RevisionPlan> {
+      return withStoreErrors(async () => {
+        const index = await store.scopeIndexSnapshot(input.scopeKey, input.indexEtag);
+        return planRevisions({ ...input, existingSkills: existingSkillsOf(index) });
       });
     },
 

@@ -6,3 +6,4 @@ export * from './skills';
 export * from './learning';
 export * from './gepa';
 export * from './revision-lifecycle';
+export * from './publication';

@@ -5,6 +5,8 @@ import { ApprovalDecisionSchema, type ApprovalDecision } from '../core';
 import { checkApprovalInput } from '../core/workflow-inputs';
 import { requireValidInput } from './input-guard';
 import { storageRetry } from './retry-policies';
+import { operationId } from '../core/publication/operations';
+import { indexAcks } from './scope-index';
 
 export type { ApprovalDecision };
 
@@ -39,7 +41,7 @@ export const decideSignal = defineSignal<[ApprovalDecision]>('decide');
 export const decideUpdate = defineUpdate<ApprovalStatus, [ApprovalDecision]>('decideWithAnswer');
 export const approvalStatusQuery = defineQuery<ApprovalStatus>('status');
 
-const { publishRevision, rejectRevision } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: storageRetry });
+const { publishRevision, rejectRevision } = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', heartbeatTimeout: '15 seconds', retry: storageRetry });
 
 function validDecision(d: ApprovalDecision | undefined): string | undefined {
   const r = ApprovalDecisionSchema.safeParse(d);
@@ -55,6 +57,7 @@ function validDecision(d: ApprovalDecision | undefined): string | undefined {
 export async function approvalWorkflow(input: ApprovalInput): Promise<ApprovalResult> {
   requireValidInput('approval', checkApprovalInput(input));
   const { revision, timeoutMs } = input;
+  const indexed = indexAcks();
   let decision: ApprovalDecision | undefined;
   const deadline = timeoutMs === undefined ? undefined : new Date(workflowInfo().startTime.getTime() + timeoutMs).toISOString();
   const status = (): ApprovalStatus => ({ revisionId: revision.revisionId, decided: decision !== undefined, decision, deadline });
@@ -81,16 +84,20 @@ export async function approvalWorkflow(input: ApprovalInput): Promise<ApprovalRe
 
   const decided = timeoutMs === undefined ? (await condition(() => decision !== undefined), true) : await condition(() => decision !== undefined, timeoutMs);
   const at = new Date().toISOString(); // workflow time: deterministic
+  const opId = operationId(workflowInfo().workflowId, 'decision');
   if (!decided) {
-    const r = await publishRevision({ revision, actor: 'auto-expire', reason: `approval timeout of ${timeoutMs} ms expired`, at, auditAction: 'auto_expire', requireParentId: input.requireParentId });
+    const r = await publishRevision({ revision, actor: 'auto-expire', reason: `approval timeout of ${timeoutMs} ms expired`, at, auditAction: 'auto_expire', opId, requireParentId: input.requireParentId });
+    await indexed.until(revision.skillId, r.indexSeq, '30 seconds');
     return { revisionId: revision.revisionId, decision: r.outcome === 'stale_parent' ? 'stale_parent' : 'auto_expired', reviewer: 'auto-expire', comment: '', finalStatus: r.status };
   }
   const d = decision!;
   const comment = d.comment ?? '';
   if (d.decision === 'reject') {
-    const r = await rejectRevision({ revision, actor: d.reviewer, reason: comment || 'rejected by approver', at });
+    const r = await rejectRevision({ revision, actor: d.reviewer, reason: comment || 'rejected by approver', at, opId });
     return { revisionId: revision.revisionId, decision: 'rejected', reviewer: d.reviewer, comment, finalStatus: r.status };
   }
-  const r = await publishRevision({ revision, actor: d.reviewer, reason: comment || 'approved', at, auditAction: 'approve', requireParentId: input.requireParentId });
+  const r = await publishRevision({ revision, actor: d.reviewer, reason: comment || 'approved', at, auditAction: 'approve', opId, requireParentId: input.requireParentId });
+  // Read-your-writes: the approver's next look (or an agent's refresh) sees the publication.
+  await indexed.until(revision.skillId, r.indexSeq, '30 seconds');
   return { revisionId: revision.revisionId, decision: r.outcome === 'stale_parent' ? 'stale_parent' : 'approved', reviewer: d.reviewer, comment, finalStatus: r.status };
 }

@@ -1,19 +1,25 @@
 import { ActivityFailure, log, ParentClosePolicy, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities';
-import { approvalWorkflowId, planRevisions, type JobOutcome, type RevisionSummary } from '../core/governance';
+import { approvalWorkflowId, type JobOutcome, type RevisionSummary } from '../core/governance';
+import { operationId } from '../core/publication/operations';
 import type { Segment } from '../core';
 import { checkLearningJobInput } from '../core/workflow-inputs';
 import { approvalWorkflow } from './approval';
 import { requireValidInput } from './input-guard';
 import { withinModelAnswerBudget } from './model-answer-budget';
 import { REVIEWER_DEADLINE, reviewerInfrastructureRetry, storageRetry } from './retry-policies';
+import { indexAcks } from './scope-index';
 
 export interface LearningJobInput {
   segment: Segment;
 }
 
 const storage = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: storageRetry });
+
+// Publication waits on the pointer's compare-and-swap under contention: it heartbeats, so a
+// stuck or orphaned attempt is noticed in seconds and never runs beside its retry for long.
+const publisher = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', heartbeatTimeout: '15 seconds', retry: storageRetry });
 
 // The reviewer gets three model answers (malformed, refused, timed out); then the job
 // ends without advancing the cursor, so the same delta is reviewed again next time.
@@ -26,6 +32,8 @@ const reviewer = proxyActivities<Activities>({
   retry: reviewerInfrastructureRetry,
 });
 
+const INDEX_ACK_TIMEOUT = '30 seconds';
+
 /**
  * Reviews one finished session segment: delta after the cursor → review policy →
  * LLM reviewer → reconcile → gates → immutable revisions → publish or hold.
@@ -35,9 +43,10 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   requireValidInput('learning job', checkLearningJobInput(input));
   const { segment } = input;
   const jobId = workflowInfo().workflowId;
+  const indexed = indexAcks();
   const governance = await storage.loadGovernance();
   const prepared = await storage.prepareReview({ segment, minToolCalls: governance.minToolCalls });
-  const advanceCursor = () => storage.advanceCursor({ scopeKey: prepared.scopeKey, sessionId: segment.sessionId, cursor: prepared.nextCursor, at: new Date().toISOString() });
+  const advanceCursor = () => storage.advanceCursor({ scopeKey: prepared.scopeKey, sessionId: segment.sessionId, cursor: prepared.nextCursor, cursorEtag: prepared.cursorEtag, at: new Date().toISOString() });
   const base = { jobId, scopeKey: prepared.scopeKey, sessionId: segment.sessionId, deltaEvents: prepared.deltaEventCount };
 
   if (prepared.quarantinedAfter) {
@@ -54,7 +63,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
 
   let decision;
   try {
-    decision = await withinModelAnswerBudget(() => reviewer.reviewSession({ segment, transcriptRef: prepared.transcriptRef!, existingSkills: prepared.existingSkills }));
+    decision = await withinModelAnswerBudget(() => reviewer.reviewSession({ segment, reviewedAfter: prepared.reviewedAfter, existingSkills: prepared.existingSkills }));
   } catch (err) {
     const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : (err as Error).message;
     await storage.recordReviewFailure({ scopeKey: prepared.scopeKey, sessionId: segment.sessionId, fingerprint: prepared.deltaFingerprint!, failure: { jobId, reason: cause, at: new Date().toISOString() } });
@@ -68,9 +77,10 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
     return finish({ ...base, status: 'reviewer_skipped', reason: decision.skip_reason, cursorAdvanced: true, revisions: [], dropped: decision.dropped ?? [] });
   }
 
-  const plan = planRevisions({
+  // Reconciled against every skill of the scope (through the index), not just the reviewer's few.
+  const plan = await storage.planJob({
     decision,
-    existingSkills: prepared.existingSkills,
+    indexEtag: prepared.indexEtag,
     jobId,
     scope: prepared.scope,
     scopeKey: prepared.scopeKey,
@@ -84,12 +94,15 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
 
   const revisions: RevisionSummary[] = [];
   for (const revision of plan.revisions) {
-    await storage.recordRevision({ revision });
+    const publishNow = revision.status === 'pending';
+    const stored = await storage.recordRevision({ revision, publishNow });
     const ref = { scopeKey: revision.scopeKey, skillId: revision.skillId, revisionId: revision.id };
     let status = revision.status;
-    if (status === 'pending') {
-      const r = await storage.publishRevision({ revision: ref, actor: 'evolution', reason: revision.shadowBypassed ? 'shadow mode: published despite gate verdicts' : 'all gates passed', at: new Date().toISOString(), auditAction: 'promote' });
+    if (publishNow) {
+      const r = await publisher.publishRevision({ revision: ref, known: stored, opId: operationId(jobId, `publish/${revision.id}`), actor: 'evolution', reason: revision.shadowBypassed ? 'shadow mode: published despite gate verdicts' : 'all gates passed', at: revision.createdAt, auditAction: 'promote' });
       status = r.status;
+      // Read-your-writes: when the job returns, agents' next refresh sees the publication.
+      await indexed.until(revision.skillId, r.indexSeq, INDEX_ACK_TIMEOUT);
     } else if (status === 'pending_approval') {
       try {
         await startChild(approvalWorkflow, {

@@ -1,9 +1,11 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { RollbackRequest } from '../core';
 import { checkRollbackInput } from '../core/workflow-inputs';
 import { requireValidInput } from './input-guard';
 import { storageRetry } from './retry-policies';
+import { operationId } from '../core/publication/operations';
+import { indexAcks } from './scope-index';
 
 /** A chosen archived revision (`targetRevisionId`), or by default the latest archived one. */
 export type RollbackInput = RollbackRequest;
@@ -14,10 +16,13 @@ export interface RollbackResult {
   archivedRevisionId?: string;
 }
 
-const { rollbackSkill } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: storageRetry });
+const { rollbackSkill } = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', heartbeatTimeout: '15 seconds', retry: storageRetry });
 
 /** Durable rollback: current → archived, target → active, republished; audited as `rollback`. */
 export async function rollbackWorkflow(input: RollbackInput): Promise<RollbackResult> {
   requireValidInput('rollback', checkRollbackInput(input));
-  return rollbackSkill({ ...input, at: new Date().toISOString() });
+  const indexed = indexAcks();
+  const { indexSeq, ...result } = await rollbackSkill({ ...input, at: new Date().toISOString(), opId: operationId(workflowInfo().workflowId, 'rollback') });
+  await indexed.until(input.skillId, indexSeq, '30 seconds');
+  return result;
 }

@@ -11,7 +11,7 @@ import {
 } from '../../core';
 import { buildGovernedRevision, type GovernanceSettings } from '../../core/governance';
 import { withStoreErrors } from '../errors';
-import { loadExistingSkills } from '../existing-skills';
+import { existingSkillsOf } from '../existing-skills';
 import { recordActivities as revisionRecorder } from '../record';
 import type { SkillStore } from '../storage';
 import { submissionJobId } from '../../workflows/gepa/ids';
@@ -102,7 +102,7 @@ export function submissionActivities({ store }: { store: SkillStore }) {
             reason: `GEPA experiment ${input.experimentId}: holdout ${input.evidence.baselineHoldoutScore.toFixed(4)} → ${input.evidence.candidateHoldoutScore.toFixed(4)} on ${input.evidence.caseCount} cases`,
             evidence: input.evidence,
           },
-          { existing: await loadExistingSkills(store, scopeKey), outcome: outcomeFromEvidence(input.evidence), governance: input.governance, at: input.at },
+          { existing: existingSkillsOf(await store.scopeIndexSnapshot(scopeKey)), outcome: outcomeFromEvidence(input.evidence), governance: input.governance, at: input.at },
         );
         await recorder.recordRevision({ revision });
         const reasons = revision.gates.flatMap((g) => (g.ran && !g.passed ? g.reasons : [])).concat(revision.human?.reasons ?? []);

@@ -24,14 +24,22 @@ export function auditStore(objects: ObjectStore) {
     }
   }
 
-  /** In time order (then event id). */
+  /** One event by its time and id (a retried operation reads the log entry its first attempt wrote). */
+  async function readAudit(scopeKey: string, skillId: string, at: string, id: string): Promise<AuditEvent | undefined> {
+    return (await objects.getJson(auditKey(scopeKey, skillId, at, id), AuditEventSchema))?.value;
+  }
+
+  /** In time order; events of one time in lifecycle order (recorded, held/rejected, decided, archived, shadow note), then by id. */
   async function listAudit(scopeKey: string, skillId: string): Promise<AuditEvent[]> {
     const keys = await objects.list(auditPrefix(scopeKey, skillId));
     const events = await mapLimit(keys, 8, async (key) => (await objects.getJson(key, AuditEventSchema))?.value);
-    return events.filter((e): e is AuditEvent => e !== undefined);
+    const rank = (a: AuditEvent['action']) => (a === 'write_revision' ? 0 : a === 'hold' || a === 'reject' ? 1 : a === 'shadow_bypass' ? 3 : 2);
+    return events
+      .filter((e): e is AuditEvent => e !== undefined)
+      .sort((a, b) => (Date.parse(a.at) - Date.parse(b.at)) || rank(a.action) - rank(b.action) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
-  return { appendAudit, listAudit };
+  return { appendAudit, readAudit, listAudit };
 }
 
 export type AuditStore = ReturnType<typeof auditStore>;

@@ -1,3 +1,4 @@
+import { PreconditionConflictError } from './errors';
 import { z } from 'zod';
 import { ReviewCursorSchema } from '../../core';
 import { retryOnConflict } from './cas-retry';
@@ -14,7 +15,13 @@ export type StoredCursor = z.infer<typeof StoredCursorSchema>;
 
 export function cursorStore(objects: ObjectStore) {
   async function readCursor(scopeKey: string, sessionId: string): Promise<StoredCursor | undefined> {
-    return (await objects.getJson(cursorKey(scopeKey, sessionId), StoredCursorSchema))?.value;
+    return (await readCursorVersion(scopeKey, sessionId)).cursor;
+  }
+
+  /** The cursor and its ETag (null: none stored), so the next write can skip re-reading it. */
+  async function readCursorVersion(scopeKey: string, sessionId: string): Promise<{ cursor?: StoredCursor; etag: string | null }> {
+    const stored = await objects.getJson(cursorKey(scopeKey, sessionId), StoredCursorSchema);
+    return { cursor: stored?.value, etag: stored?.etag ?? null };
   }
 
   /**
@@ -24,9 +31,19 @@ export function cursorStore(objects: ObjectStore) {
    * run in order, so it orders cursors; the event count may legitimately shrink (a
    * platform that restarts a session's event list). Returns what is stored afterwards.
    */
-  async function writeCursor(scopeKey: string, sessionId: string, input: z.input<typeof StoredCursorSchema>): Promise<StoredCursor> {
+  async function writeCursor(scopeKey: string, sessionId: string, input: z.input<typeof StoredCursorSchema>, readVersion?: { etag: string | null }): Promise<StoredCursor> {
     const cursor = parseInput(StoredCursorSchema, input, `review cursor of session ${sessionId}`);
     const key = cursorKey(scopeKey, sessionId);
+    if (readVersion) {
+      // The version the caller read the cursor at: if nothing moved it since, one write.
+      try {
+        if (readVersion.etag === null) await objects.putCreateOnly(key, cursor);
+        else await objects.putIfMatch(key, cursor, readVersion.etag);
+        return cursor;
+      } catch (error) {
+        if (!(error instanceof PreconditionConflictError)) throw error;
+      }
+    }
     return retryOnConflict(async () => {
       const stored = await objects.getJson(key, StoredCursorSchema);
       if (stored && isLater(stored.value.updatedAt, cursor.updatedAt)) return stored.value;
@@ -36,7 +53,7 @@ export function cursorStore(objects: ObjectStore) {
     });
   }
 
-  return { readCursor, writeCursor };
+  return { readCursor, readCursorVersion, writeCursor };
 }
 
 export type CursorStore = ReturnType<typeof cursorStore>;

@@ -7,7 +7,7 @@ export { createSkillStore, skillStoreOn, type SkillStore } from './skill-store';
 export { MUTABLE_REVISION_FIELDS, type RevisionRef, type RevisionPatch, type Transition } from './revision-store';
 export { tombstonePointer, type ActivePointerInput, type StoredPointer } from './pointer-store';
 export type { PublishedRead } from './published-store';
-export { ScopeIndexSchema, ScopeIndexEntrySchema, type ScopeIndex, type ScopeIndexEntry, type ScopeIndexRead } from './scope-index-store';
+export { ScopeIndexSchema, ScopeIndexEntrySchema, indexChangeFor, type ScopeIndex, type ScopeIndexEntry, type ScopeIndexRead } from './scope-index-store';
 export { StoredCursorSchema, type StoredCursor } from './cursor-store';
 export { retryOnConflict } from './cas-retry';
 export { mapLimit } from './map-limit';

@@ -5,7 +5,14 @@ import { payloadKey } from './keys';
 import type { ObjectStore } from './object-store';
 
 /** Claim-check storage for inputs too big for workflow history, addressed by content hash. */
+const CACHED_PAYLOADS = 64;
+const CACHEABLE_BYTES = 1 << 20;
+
 export function payloadStore(objects: ObjectStore) {
+  // Payloads are immutable (addressed by their hash), so a verified copy is reusable: the
+  // reviewer rebuilds its transcript from the segment prepareReview just read.
+  const cache = new Map<string, Uint8Array>();
+
   /** Create-only; the key is the content's hash, so an existing object is the same payload. */
   async function putPayload(data: Uint8Array | string): Promise<PayloadRef> {
     const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
@@ -21,12 +28,18 @@ export function payloadStore(objects: ObjectStore) {
   /** The payload's bytes, verified against the reference (size and SHA-256). */
   async function getPayload(ref: PayloadRef): Promise<Uint8Array> {
     const key = payloadKey(ref.sha256);
+    const cached = cache.get(ref.sha256);
+    if (cached && cached.byteLength === ref.bytes) return cached;
     const stored = await objects.getBytes(key);
     if (!stored) throw new NotFoundError(key, 'payload');
     const bytes = stored.value;
     if (bytes.byteLength !== ref.bytes) throw new PayloadIntegrityError(key, `expected ${ref.bytes} bytes, found ${bytes.byteLength}`);
     const actual = sha256Hex(bytes);
     if (actual !== ref.sha256) throw new PayloadIntegrityError(key, `content hashes to ${actual}`);
+    if (bytes.byteLength <= CACHEABLE_BYTES) {
+      cache.set(ref.sha256, bytes);
+      if (cache.size > CACHED_PAYLOADS) cache.delete(cache.keys().next().value!);
+    }
     return bytes;
   }
 

@@ -14,8 +14,8 @@ export interface StoredPointer {
 }
 
 /** The pointer that records an approved delete (readers see "no active skill"). */
-export function tombstonePointer(fields: { skillId: string; revisionId: string; publishedAt: string; spec?: SkillSpec; managed?: boolean }): TombstonePointer {
-  return { managed: true, ...fields, deleted: true };
+export function tombstonePointer(fields: { skillId: string; revisionId: string; publishedAt: string; spec?: SkillSpec; managed?: boolean; seq?: number }): TombstonePointer {
+  return { managed: true, seq: 0, recent: [], ...fields, deleted: true };
 }
 
 /**

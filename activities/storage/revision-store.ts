@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RevisionSchema, scopeKey as scopeKeyOf, type Revision, type RevisionStatus } from '../../core';
+import { RevisionSchema, revisionStatus, scopeKey as scopeKeyOf, type ActivePointer, type Revision, type RevisionStatus } from '../../core';
 import { illegalTransitionMessage, judgeTransition } from '../../core/revision-lifecycle';
 import { sameJson } from './canonical-json';
 import { retryOnConflict } from './cas-retry';
@@ -32,7 +32,18 @@ const RevisionLocatorSchema = z.object({ scopeKey: z.string(), skillId: z.string
 
 const READ_CONCURRENCY = 8;
 
-export function revisionStore(objects: ObjectStore) {
+/**
+ * `pointerOf` reads a skill's pointer: every listing reports the status derived from it
+ * (core `revisionStatus`), never a stored copy kept in sync.
+ */
+export function revisionStore(objects: ObjectStore, pointerOf: (scopeKey: string, skillId: string) => Promise<ActivePointer | undefined>) {
+  async function withStatus(scopeKey: string, skillId: string, revisions: Revision[]): Promise<Revision[]> {
+    if (revisions.length === 0) return revisions;
+    const pointer = await pointerOf(scopeKey, skillId);
+    return revisions.map((r) => ({ ...r, status: revisionStatus(pointer, r) }));
+  }
+
+  /** The stored revision: its `status` is the stored decision (see revisionStatus for the status). */
   async function readRevision(scopeKey: string, skillId: string, revisionId: string): Promise<Revision | undefined> {
     return (await objects.getJson(revisionKey(scopeKey, skillId, revisionId), RevisionSchema))?.value;
   }
@@ -81,11 +92,11 @@ export function revisionStore(objects: ObjectStore) {
     }
   }
 
-  /** Oldest first (by createdAt, then id). */
+  /** Oldest first (by createdAt, then id), each with its derived status (one pointer read). */
   async function listRevisions(scopeKey: string, skillId: string): Promise<Revision[]> {
     const keys = (await objects.list(revisionsPrefix(scopeKey, skillId))).filter((k) => k.endsWith('.json'));
     const revisions = await mapLimit(keys, READ_CONCURRENCY, async (k) => (await objects.getJson(k, RevisionSchema))?.value);
-    return revisions.filter((r): r is Revision => r !== undefined).sort(byCreation);
+    return withStatus(scopeKey, skillId, revisions.filter((r): r is Revision => r !== undefined).sort(byCreation));
   }
 
   /** Key segments of the skills of a scope (equal to the skill ids, which are safe slugs). */
@@ -103,10 +114,12 @@ export function revisionStore(objects: ObjectStore) {
       .sort(byCreation);
   }
 
+  /** By bare id, with its derived status. */
   async function findRevision(revisionId: string): Promise<Revision | undefined> {
     const locator = await objects.getJson(revisionLocatorKey(revisionId), RevisionLocatorSchema);
     if (!locator) return undefined;
-    return readRevision(locator.value.scopeKey, locator.value.skillId, revisionId);
+    const rev = await readRevision(locator.value.scopeKey, locator.value.skillId, revisionId);
+    return rev && (await withStatus(rev.scopeKey, rev.skillId, [rev]))[0];
   }
 
   /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { isLivePointer } from '../../core';
+import { applyIndexChanges, isLivePointer, reconcileIndex, renderSkillMarkdown, type ActivePointer, type IndexChange, type IndexContent } from '../../core';
 import { retryOnConflict } from './cas-retry';
+import { PreconditionConflictError } from './errors';
 import { scopeIndexKey } from './keys';
 import { mapLimit } from './map-limit';
 import { parseJson, type ObjectStore } from './object-store';
@@ -11,60 +12,52 @@ export const ScopeIndexEntrySchema = z.object({
   name: z.string(),
   description: z.string(),
   revisionId: z.string(),
+  managed: z.boolean().default(true),
+  /** Seq of the pointer this entry was derived from (highest wins). */
+  seq: z.number().int().nonnegative().default(0),
 });
 export type ScopeIndexEntry = z.infer<typeof ScopeIndexEntrySchema>;
 
 /**
- * Every active skill of a scope, for agents (progressive disclosure: index first, body on
- * demand). Derived from the active pointers and rewritten only when a rebuild runs (after
- * a publication), so between publications an agent's conditional GET is a 304.
+ * Every live skill of a scope, for agents (progressive disclosure: index first, body on
+ * demand) and for the reconciler (names of the whole scope). Derived from the active
+ * pointers and written only by the scope's index workflow (one writer per scope, one
+ * write per burst of publications), so between publications an agent's conditional GET
+ * is a 304.
  */
 export const ScopeIndexSchema = z.object({
   scopeKey: z.string(),
-  /** +1 on every write, so every write has a new ETag (see rebuildScopeIndex). */
+  /** +1 on every write. */
   generation: z.number().int().nonnegative(),
   skills: z.array(ScopeIndexEntrySchema),
+  removed: z.array(z.object({ skillId: z.string(), seq: z.number().int().nonnegative() })).default([]),
 });
 export type ScopeIndex = z.infer<typeof ScopeIndexSchema>;
 
 export type ScopeIndexRead = { notModified: true } | { notModified?: false; index: ScopeIndex; etag: string };
 
-export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, listSkillIds: (scopeKey: string) => Promise<string[]>) {
-  async function collectSkills(scopeKey: string): Promise<ScopeIndexEntry[]> {
-    const skillIds = await listSkillIds(scopeKey);
-    const pointerReads = await mapLimit(skillIds, 8, (id) => pointers.readActive(scopeKey, id));
-    return pointerReads
-      .map((read) => read?.pointer)
-      .filter(isLivePointer)
-      .map((p) => ({ skillId: p.skillId, name: p.spec.name, description: p.spec.description, revisionId: p.revisionId }))
-      .sort((a, b) => (a.skillId < b.skillId ? -1 : a.skillId > b.skillId ? 1 : 0));
-  }
+/** The index change a pointer stands for. */
+export function indexChangeFor(pointer: ActivePointer): IndexChange {
+  if (!isLivePointer(pointer)) return { skillId: pointer.skillId, seq: pointer.seq, revisionId: pointer.revisionId };
+  return {
+    skillId: pointer.skillId,
+    seq: pointer.seq,
+    revisionId: pointer.revisionId,
+    entry: { name: pointer.spec.name, description: pointer.spec.description, managed: pointer.managed },
+    markdown: renderSkillMarkdown(pointer.spec),
+  };
+}
 
-  /**
-   * Rebuilds the index from the pointers so that concurrent rebuilds converge: the last
-   * rebuild to start sees every publication that completed before it.
-   * - The index ETag is read *before* the pointers are listed and the write is
-   *   conditional on it, so a write lands only if no other rebuild wrote since our read,
-   *   i.e. since before our listing: a rebuild that listed earlier (and may have missed a
-   *   publication) always loses to one that listed later. (Listing first, then reading
-   *   the ETag, would let a stale listing win.)
-   * - Every write bumps `generation`, even when the skills are unchanged. Otherwise a
-   *   rebuild that finds nothing to change (or rewrites identical bytes, keeping the
-   *   ETag) would leave a slower rebuild's ETag valid: if that one listed while a
-   *   pointer was briefly B (A → B → A), its stale B would land last.
-   */
-  async function rebuildScopeIndex(scopeKey: string): Promise<{ index: ScopeIndex; etag: string }> {
-    const key = scopeIndexKey(scopeKey);
-    return retryOnConflict(
-      async () => {
-        const current = await objects.getJson(key, ScopeIndexSchema);
-        const skills = await collectSkills(scopeKey);
-        const index: ScopeIndex = { scopeKey, generation: (current?.value.generation ?? 0) + 1, skills };
-        const { etag } = current ? await objects.putIfMatch(key, index, current.etag) : await objects.putCreateOnly(key, index);
-        return { index, etag };
-      },
-      { attempts: 30 },
-    );
+const CACHED_SCOPES = 256;
+
+export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, listSkillIds: (scopeKey: string) => Promise<string[]>) {
+  // Last index seen per scope, by ETag: the single writer writes If-Match without re-reading,
+  // and a job re-reads the snapshot its review was prepared from without a request.
+  const cache = new Map<string, { index: ScopeIndex; etag: string }>();
+  function remember(scopeKey: string, value: { index: ScopeIndex; etag: string }) {
+    cache.delete(scopeKey);
+    cache.set(scopeKey, value);
+    if (cache.size > CACHED_SCOPES) cache.delete(cache.keys().next().value!);
   }
 
   /** One conditional GET; undefined when the scope has never been indexed (no skills). */
@@ -72,10 +65,65 @@ export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, li
     const key = scopeIndexKey(scopeKey);
     const got = await objects.getText(key, ifNoneMatch);
     if (!got || got.notModified) return got;
-    return { index: parseJson(key, got.value, ScopeIndexSchema), etag: got.etag };
+    const read = { index: parseJson(key, got.value, ScopeIndexSchema), etag: got.etag };
+    remember(scopeKey, read);
+    return read;
   }
 
-  return { rebuildScopeIndex, readScopeIndex };
+  /** The index with this ETag if this process has it, else the current one (one GET). */
+  async function scopeIndexSnapshot(scopeKey: string, etag?: string): Promise<ScopeIndex | undefined> {
+    const cached = cache.get(scopeKey);
+    if (etag && cached?.etag === etag) return cached.index;
+    const read = await readScopeIndex(scopeKey);
+    return read && !read.notModified ? read.index : undefined;
+  }
+
+  /** Read-modify-write of the index by If-Match, starting from the cached copy (no GET when it is current). */
+  async function updateIndex(scopeKey: string, change: (content: IndexContent) => IndexContent & { changed: boolean; applied: IndexChange[] }): Promise<IndexChange[]> {
+    const key = scopeIndexKey(scopeKey);
+    let base = cache.get(scopeKey);
+    return retryOnConflict(async () => {
+      if (!base) {
+        const read = await readScopeIndex(scopeKey);
+        base = read && !read.notModified ? read : undefined;
+      }
+      const next = change(base?.index ?? { skills: [], removed: [] });
+      if (!next.changed) return next.applied;
+      const index: ScopeIndex = { scopeKey, generation: (base?.index.generation ?? 0) + 1, skills: next.skills, removed: next.removed };
+      try {
+        const { etag } = base ? await objects.putIfMatch(key, index, base.etag) : await objects.putCreateOnly(key, index);
+        remember(scopeKey, { index, etag });
+        return next.applied;
+      } catch (error) {
+        if (error instanceof PreconditionConflictError) base = undefined;
+        throw error;
+      }
+    });
+  }
+
+  /** Applies a burst of pointer changes in one conditional write; returns the changes that were newer than the index. */
+  async function applyScopeIndexChanges(scopeKey: string, changes: readonly IndexChange[]): Promise<IndexChange[]> {
+    return updateIndex(scopeKey, (content) => applyIndexChanges(content, changes));
+  }
+
+  /**
+   * Full reconcile from the pointers (repairs drift and lost changes): lists the scope's
+   * skills, reads every pointer (`progress` is called as they are read, for heartbeats),
+   * and writes the index if anything differs. Returns the changes that were applied.
+   */
+  async function reconcileScopeIndex(scopeKey: string, pending: readonly IndexChange[] = [], progress: (done: number, total: number) => void = () => {}): Promise<IndexChange[]> {
+    const skillIds = await listSkillIds(scopeKey);
+    let done = 0;
+    const reads = await mapLimit(skillIds, 8, async (id) => {
+      const read = await pointers.readActive(scopeKey, id);
+      progress(++done, skillIds.length);
+      return read;
+    });
+    const fromPointers = [...reads.flatMap((r) => (r ? [indexChangeFor(r.pointer)] : [])), ...pending];
+    return updateIndex(scopeKey, (content) => reconcileIndex(content, fromPointers));
+  }
+
+  return { readScopeIndex, scopeIndexSnapshot, applyScopeIndexChanges, reconcileScopeIndex };
 }
 
 export type ScopeIndexStore = ReturnType<typeof scopeIndexStore>;

@@ -12,8 +12,8 @@ import { scopeIndexStore } from './scope-index-store';
 
 /** Every domain operation on the bucket; each one is idempotent under Temporal retries. */
 export function skillStoreOn(objects: ObjectStore) {
-  const revisions = revisionStore(objects);
   const pointers = pointerStore(objects);
+  const revisions = revisionStore(objects, async (scopeKey, skillId) => (await pointers.readActive(scopeKey, skillId))?.pointer);
   return {
     objects,
     ...revisions,

@@ -42,3 +42,8 @@ export function sessionWorkflowId(scopeKey: string, sessionId: string): string {
 export function learningJobWorkflowId(scopeKey: string, sessionId: string, segmentId: string): string {
   return `learning/${requireScopeKey(scopeKey)}/${safeSegment(sessionId)}/${safeSegment(segmentId)}`;
 }
+
+/** The per-scope entity workflow that materializes the scope index and SKILL.md files from pointer changes. */
+export function scopeIndexWorkflowId(scopeKey: string): string {
+  return `scope-index/${requireScopeKey(scopeKey)}`;
+}

@@ -78,12 +78,21 @@ export const RevisionSchema = z.object({
 });
 export type Revision = z.infer<typeof RevisionSchema>;
 
+/** One operation that moved a pointer: its id (a function of the workflow step that ran it) and what it named. */
+export const AppliedOperationSchema = z.object({ opId: z.string(), revisionId: z.string(), seq: z.number().int().nonnegative() });
+export type AppliedOperation = z.infer<typeof AppliedOperationSchema>;
+
 const pointerFields = {
   skillId: z.string(),
   /** The published revision; for a tombstone, the approved delete revision. */
   revisionId: z.string(),
+  /** Workflow time of the operation that wrote this pointer. */
   publishedAt: z.string(),
   managed: z.boolean().default(true),
+  /** +1 on every move: orders the scope index's changes and bounds retry detection. */
+  seq: z.number().int().nonnegative().default(0),
+  /** The last operations that moved this pointer, newest last (bounded: see RECENT_OPERATIONS). */
+  recent: z.array(AppliedOperationSchema).default([]),
 };
 
 /** A published skill. Pointers written before tombstones existed have no `deleted` field and parse here. */
@@ -127,6 +136,7 @@ export const AuditActionSchema = z.enum([
   'auto_expire',
   'shadow_bypass',
   'stale_parent',
+  'import',
 ]);
 
 /** One append-only audit entry; `id` makes writing it idempotent. */
@@ -140,6 +150,10 @@ export const AuditEventSchema = z.object({
   status: RevisionStatusSchema.optional(),
   actor: z.string().default('system'),
   reason: z.string().default(''),
+  /** Publication entries: the id of the operation (see core/publication.ts). */
+  opId: z.string().optional(),
+  /** Publication entries: the pointer seq this operation read before moving it (its retry needs it). */
+  baseSeq: z.number().int().nonnegative().optional(),
 });
 export type AuditEvent = z.infer<typeof AuditEventSchema>;
 export type AuditAction = z.infer<typeof AuditActionSchema>;

@@ -47,7 +47,7 @@ describe('CLI answers for scripts', () => {
     expect(SkillSpecSchema.parse(body.spec)).toEqual(parseSkillMarkdown(markdown));
 
     const managed = await seedManagedSkill(h.store);
-    await h.store.rebuildScopeIndex(managed.scopeKey); // the publisher's last step, which the seed helper skips
+    await h.store.reconcileScopeIndex(managed.scopeKey); // the index workflow's repair from the pointers, which the seed helper skips
     const shown = await cli('skill', managed.spec.name, '--app', managed.scope.app!, '--json');
     expect(shown.code, shown.stderr).toBe(0);
     expect(JSON.parse(shown.stdout).spec).toEqual(managed.spec);

@@ -81,9 +81,15 @@ describe('rollback', () => {
       [v2, 'carol', 'v3 regressed'],
       [v1, 'dave', `rollback from ${v2} to ${v1}`],
     ]);
-    // Each publication archived its predecessor exactly once: v1 (by v2), v2 (by v3), v3 (by rollback), v2 (by rollback).
-    expect(audit.filter((e) => e.action === 'archive').map((e) => e.revisionId)).toEqual([v1, v2, v3, v2]);
+    // Archiving is not an event any more: every revision the pointer does not name is archived by derivation.
+    expect(audit.filter((e) => e.action === 'archive')).toEqual([]);
     expect(audit.filter((e) => e.action === 'promote').map((e) => e.revisionId)).toEqual([v2, v3]);
+    const statuses = Object.fromEntries((await fx.store.listRevisions(scope.key, SKILL)).map((r) => [r.id, r.status]));
+    expect(statuses).toEqual({ [v1]: 'active', [v2]: 'archived', [v3]: 'archived' });
+    // The pointer remembers the operations that moved it, in order.
+    const pointer = (await fx.store.readActive(scope.key, SKILL))!.pointer;
+    expect(pointer.recent.map((o) => o.revisionId)).toEqual([v1, v2, v3, v2, v1]);
+    expect(pointer.seq).toBe(5);
   });
 
   it('refuses a target that is not archived, and a skill with no archived revision, with clear errors', async () => {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isLivePointer, scopeKey as scopeKeyOf, type LivePointer } from '../../core';
 import {
+  indexChangeFor,
   InvalidStorageRequestError,
   PreconditionConflictError,
   activeKey,
@@ -20,9 +21,9 @@ beforeAll(async () => {
 
 const newScopeKey = () => scopeKeyOf({ mode: 'app', app: uniqueName('app') });
 
-function pointer(skillId: string, revisionId: string, steps: string[] = ['step'], name = skillId): LivePointer {
+function pointer(skillId: string, revisionId: string, steps: string[] = ['step'], name = skillId, seq = 1): LivePointer {
   return {
-    skillId, revisionId, deleted: false, managed: true, publishedAt: '2026-11-29T10:00:00Z',
+    skillId, revisionId, deleted: false, managed: true, publishedAt: '2026-11-29T10:00:00Z', seq, recent: [],
     spec: { name, description: `about ${name}`, when_to_use: 'w', steps, pitfalls: [] },
   };
 }
@@ -148,47 +149,49 @@ describe('active pointer', () => {
 });
 
 describe('scope index', () => {
-  it('converges under 10 concurrent rebuilds after concurrent publications; tombstones are left out', async () => {
+  it('converges under concurrent change bursts and reconciles after concurrent publications; tombstones are left out', async () => {
     const sk = newScopeKey();
     const skills = Array.from({ length: 10 }, (_, i) => `skill-${i}`);
     expect(await store.readScopeIndex(sk)).toBeUndefined();
 
-    // Each publication rebuilds right after its pointer write, all at once (as publishers on many nodes do).
+    // Each publication applies its own change right after its pointer write, all at once.
     await Promise.all(
       skills.map(async (id) => {
-        await store.writeActive(sk, id, pointer(id, `${id}-r1`), null);
-        await store.rebuildScopeIndex(sk);
+        const written = await store.writeActive(sk, id, pointer(id, `${id}-r1`), null);
+        await store.applyScopeIndexChanges(sk, [indexChangeFor(written.pointer)]);
       }),
     );
-    const expected = skills.map((id) => ({ skillId: id, name: id, description: `about ${id}`, revisionId: `${id}-r1` }));
+    const expected = skills.map((id) => ({ skillId: id, name: id, description: `about ${id}`, revisionId: `${id}-r1`, managed: true, seq: 1 }));
     const afterPublications = await store.readScopeIndex(sk);
     expect(afterPublications).toMatchObject({ index: { scopeKey: sk, skills: expected } });
 
-    // Ten more concurrent rebuilds with nothing changed: same skills, and they serialize (one generation each).
+    // Ten concurrent reconciles with nothing changed: same skills, and no write at all.
     const before = afterPublications && !afterPublications.notModified ? afterPublications.index.generation : -1;
-    await Promise.all(Array.from({ length: 10 }, () => store.rebuildScopeIndex(sk)));
+    await Promise.all(Array.from({ length: 10 }, () => store.reconcileScopeIndex(sk)));
     const settled = await store.readScopeIndex(sk);
     if (!settled || settled.notModified) throw new Error('index missing');
     expect(settled.index.skills).toEqual(expected);
-    expect(settled.index.generation).toBe(before + 10);
+    expect(settled.index.generation).toBe(before);
 
     // Agents refresh with one conditional GET.
     expect(await store.readScopeIndex(sk, settled.etag)).toEqual({ notModified: true });
 
-    // A delete (tombstone) and an update race with more rebuilds.
+    // A delete (tombstone) and an update race with reconciles; one of them is never announced (a lost signal).
     const p0 = (await store.readActive(sk, 'skill-0'))!;
     const p1 = (await store.readActive(sk, 'skill-1'))!;
     await Promise.all([
-      store.writeActive(sk, 'skill-0', tombstonePointer({ skillId: 'skill-0', revisionId: 'del', publishedAt: '2026-11-29T12:00:00Z' }), p0.etag).then(() => store.rebuildScopeIndex(sk)),
-      store.writeActive(sk, 'skill-1', pointer('skill-1', 'skill-1-r2', ['new'], 'Skill One'), p1.etag).then(() => store.rebuildScopeIndex(sk)),
-      ...Array.from({ length: 8 }, () => store.rebuildScopeIndex(sk)),
+      store.writeActive(sk, 'skill-0', tombstonePointer({ skillId: 'skill-0', revisionId: 'del', publishedAt: '2026-11-29T12:00:00Z', seq: 2 }), p0.etag),
+      store.writeActive(sk, 'skill-1', pointer('skill-1', 'skill-1-r2', ['new'], 'Skill One', 2), p1.etag).then((w) => store.applyScopeIndexChanges(sk, [indexChangeFor(w.pointer)])),
+      ...Array.from({ length: 8 }, () => store.reconcileScopeIndex(sk)),
     ]);
+    await store.reconcileScopeIndex(sk);
     const changed = await store.readScopeIndex(sk, settled.etag);
     if (!changed || changed.notModified) throw new Error('expected a changed index');
     expect(changed.index.skills.map((s) => `${s.skillId}@${s.revisionId}`)).toEqual([
       'skill-1@skill-1-r2',
       ...skills.slice(2).map((id) => `${id}@${id}-r1`),
     ]);
-    expect(changed.index.skills[0].name).toBe('Skill One');
+    expect(changed.index.skills[0]!.name).toBe('Skill One');
+    expect(changed.index.removed).toEqual([{ skillId: 'skill-0', seq: 2 }]);
   });
 });

@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { publisherActivities } from '../../activities/publisher';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { publisherActivities, type PublishInput } from '../../activities/publisher';
 import { recordActivities } from '../../activities/record';
 import { createSkillStore, type SkillStore } from '../../activities/storage';
 import { buildGovernedRevision, type GovernanceSettings } from '../../core/governance';
-import { revisionIdFor, scopeKey as scopeKeyOf, type SkillSpec } from '../../core';
+import { auditEventId, RECENT_OPERATIONS, revisionIdFor, scopeKey as scopeKeyOf, type IndexChange, type SkillSpec } from '../../core';
 import { realServices, uniqueName } from '../support/infra';
 
 // Temporal retries an activity whose first attempt may have finished its work: the
@@ -29,32 +30,73 @@ async function storedRevision(app: string, jobId: string, version: number, paren
   return { scopeKey: rev.scopeKey, skillId: rev.skillId, revisionId: rev.id };
 }
 
+// The index signal is the worker's transport to the scope index workflow; here the
+// signals are collected, because this file tests the publisher's decisions on S3 alone.
+// Activities run in Temporal's activity environment (heartbeats, info).
+function publisher() {
+  const signals: IndexChange[] = [];
+  const activities = publisherActivities({ store, signalIndex: async (_scope, change) => void signals.push(change) });
+  const env = new MockActivityEnvironment();
+  return { publishRevision: (input: PublishInput) => env.run(activities.publishRevision, input), signals };
+}
+
 describe('publisher under activity retries', () => {
-  it('a retried publication of a revision that was since superseded does not move the pointer back', async () => {
+  it('a retried publication of a revision that was since superseded returns its first result and does not move the pointer back', async () => {
     const app = uniqueName('retry');
-    const { publishRevision } = publisherActivities({ store });
+    const { publishRevision, signals } = publisher();
     const a = await storedRevision(app, uniqueName('job'), 1);
     const b = await storedRevision(app, uniqueName('job'), 2);
-    const publishA = { revision: a, actor: 'evolution', reason: 'all gates passed', at: '2026-11-29T11:00:00.000Z', auditAction: 'promote' as const };
-    expect(await publishRevision(publishA)).toEqual({ status: 'active', outcome: 'published' });
-    await publishRevision({ ...publishA, revision: b, at: '2026-11-29T11:05:00.000Z' });
+    const publishA = { revision: a, opId: `${app}#a`, actor: 'evolution', reason: 'all gates passed', at: '2026-11-29T11:00:00.000Z', auditAction: 'promote' as const };
+    expect(await publishRevision(publishA)).toMatchObject({ status: 'active', outcome: 'published' });
+    await publishRevision({ ...publishA, opId: `${app}#b`, revision: b, at: '2026-11-29T11:05:00.000Z' });
+    const auditBefore = await store.listAudit(a.scopeKey, a.skillId);
 
     const retried = await publishRevision(publishA); // the same input: a retry of the first attempt
-    expect(retried).toEqual({ status: 'archived', outcome: 'published' });
-    expect((await store.readActive(a.scopeKey, a.skillId))?.pointer.revisionId).toBe(b.revisionId);
-    expect((await store.readRevision(a.scopeKey, a.skillId, a.revisionId))?.status).toBe('archived');
-    expect((await store.readRevision(b.scopeKey, b.skillId, b.revisionId))?.status).toBe('active');
-    const promotes = (await store.listAudit(a.scopeKey, a.skillId)).filter((e) => e.action === 'promote');
-    expect(promotes.map((e) => e.revisionId)).toEqual([a.revisionId, b.revisionId]);
+    expect(retried).toMatchObject({ status: 'active', outcome: 'published' });
+    const pointer = (await store.readActive(a.scopeKey, a.skillId))!.pointer;
+    expect(pointer).toMatchObject({ revisionId: b.revisionId, seq: 2 });
+    expect((await store.findRevision(a.revisionId))?.status).toBe('archived');
+    expect((await store.findRevision(b.revisionId))?.status).toBe('active');
+    const audit = await store.listAudit(a.scopeKey, a.skillId);
+    expect(audit).toEqual(auditBefore);
+    expect(audit.filter((e) => e.action === 'promote').map((e) => e.revisionId)).toEqual([a.revisionId, b.revisionId]);
+    // The retry announced the pointer as it is now (the newer publication), never the old one.
+    expect(signals.map((c) => `${c.revisionId}@${c.seq}`)).toEqual([`${a.revisionId}@1`, `${b.revisionId}@2`, `${b.revisionId}@2`]);
+  });
+
+  it('an attempt that wrote its log entry and died before the PUT is completed by its retry', async () => {
+    const app = uniqueName('half');
+    const { publishRevision } = publisher();
+    const a = await storedRevision(app, uniqueName('job'), 1);
+    const input = { revision: a, opId: `${app}#a`, actor: 'evolution', reason: 'all gates passed', at: '2026-11-29T11:00:00.000Z', auditAction: 'promote' as const };
+    // What the first attempt left behind: its log entry (pointer seq 0 read), no pointer.
+    await store.appendAudit({ id: auditEventId(input.opId, 'promote'), opId: input.opId, baseSeq: 0, at: input.at, action: 'promote', skillId: a.skillId, scopeKey: a.scopeKey, revisionId: a.revisionId, status: 'active', actor: 'evolution', reason: input.reason });
+    expect(await publishRevision(input)).toMatchObject({ status: 'active', outcome: 'published' });
+    expect((await store.readActive(a.scopeKey, a.skillId))?.pointer).toMatchObject({ revisionId: a.revisionId, seq: 1, recent: [{ opId: input.opId }] });
+    expect((await store.listAudit(a.scopeKey, a.skillId)).filter((e) => e.opId === input.opId).map((e) => e.id)).toEqual([auditEventId(input.opId, 'promote')]);
+  });
+
+  it('a retry that cannot tell whether it applied (more than RECENT_OPERATIONS newer operations) never moves the pointer back', async () => {
+    const app = uniqueName('many');
+    const { publishRevision } = publisher();
+    const a = await storedRevision(app, uniqueName('job'), 1);
+    const b = await storedRevision(app, uniqueName('job'), 2);
+    const publishA = { revision: a, opId: `${app}#a`, actor: 'evolution', reason: 'all gates passed', at: '2026-11-29T11:00:00.000Z', auditAction: 'promote' as const };
+    await publishRevision(publishA);
+    for (let i = 0; i < RECENT_OPERATIONS; i++) await publishRevision({ ...publishA, revision: i % 2 ? a : b, opId: `${app}#op${i}`, at: new Date(Date.parse('2026-11-29T12:00:00.000Z') + i * 1000).toISOString() });
+    const before = (await store.readActive(a.scopeKey, a.skillId))!.pointer;
+    expect(before.recent.some((o) => o.opId === publishA.opId)).toBe(false);
+    expect(await publishRevision(publishA)).toMatchObject({ status: 'archived', outcome: 'published' });
+    expect((await store.readActive(a.scopeKey, a.skillId))!.pointer).toEqual(before);
   });
 
   it('a retried stale-parent rejection completes with stale_parent and one audit event', async () => {
     const app = uniqueName('stale');
-    const { publishRevision } = publisherActivities({ store });
+    const { publishRevision } = publisher();
     const v1 = await storedRevision(app, uniqueName('job'), 1);
-    await publishRevision({ revision: v1, actor: 'evolution', reason: 'all gates passed', at: '2026-11-29T11:00:00.000Z', auditAction: 'promote' });
+    await publishRevision({ revision: v1, opId: `${app}#v1`, actor: 'evolution', reason: 'all gates passed', at: '2026-11-29T11:00:00.000Z', auditAction: 'promote' });
     const v2 = await storedRevision(app, uniqueName('job'), 2, 'rev-some-older-parent');
-    const input = { revision: v2, actor: 'maria', reason: 'approved', at: '2026-11-29T12:00:00.000Z', auditAction: 'approve' as const, requireParentId: 'rev-some-older-parent' };
+    const input = { revision: v2, opId: `${app}#v2`, actor: 'maria', reason: 'approved', at: '2026-11-29T12:00:00.000Z', auditAction: 'approve' as const, requireParentId: 'rev-some-older-parent' };
     expect(await publishRevision(input)).toEqual({ status: 'rejected', outcome: 'stale_parent' });
     expect(await publishRevision(input)).toEqual({ status: 'rejected', outcome: 'stale_parent' });
     expect((await store.readActive(v1.scopeKey, v1.skillId))?.pointer.revisionId).toBe(v1.revisionId);

@@ -1,6 +1,7 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
+import { clientIndexSignaller } from '../../activities/scope-index-signal';
 import { createSkillStore, type SkillStore } from '../../activities/storage';
 import { scopeKey as scopeKeyOf, skillIdForName, type EvolutionConfig, type Revision, type SkillSpec } from '../../core';
 import { buildGovernedRevision, type GovernanceSettings, type RevisionRef } from '../../core/governance';
@@ -50,7 +51,8 @@ export async function startTimeSkipping(adjust: (c: EvolutionConfig) => Evolutio
     namespace: env.namespace ?? 'default',
     taskQueue,
     workflowBundle: await workflowBundle(),
-    activities: createActivities(config),
+    // Publications signal the scope index workflow on this (time-skipping) server.
+    activities: createActivities(config, { signalIndex: clientIndexSignaller(env.client, taskQueue) }),
   });
   const running = worker.run();
   return {

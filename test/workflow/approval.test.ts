@@ -1,6 +1,6 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createActivities } from '../../activities';
 import { decideRevision } from '../../client/approvals';
 import { approvalWorkflowId } from '../../core/governance';
@@ -41,7 +41,8 @@ describe('approval workflow on the time-skipping server', () => {
     const audit = await h.store.listAudit(ref.scopeKey, ref.skillId);
     expect(audit.map((e) => e.action)).toEqual(['write_revision', 'auto_expire']);
     expect(audit[1]).toMatchObject({ actor: 'auto-expire', revisionId: ref.revisionId, status: 'active' });
-    expect((await h.store.readPublished(ref.scopeKey, ref.skillId)) as { markdown: string }).toMatchObject({ markdown: expect.stringContaining(`name: "${stored!.spec!.name}"`) });
+    // SKILL.md is materialized by the scope's index workflow (on skipped time its ack may time out first).
+    await vi.waitFor(async () => expect((await h.store.readPublished(ref.scopeKey, ref.skillId)) as { markdown: string }).toMatchObject({ markdown: expect.stringContaining(`name: "${stored!.spec!.name}"`) }), { timeout: 30_000, interval: 200 });
   });
 
   it('approves by update (active), then rejects an update of the same skill by signal (pointer unchanged)', async () => {

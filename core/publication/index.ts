@@ -1,0 +1,3 @@
+export * from './operations';
+export * from './scope-index';
+export * from './relevance';

@@ -1,0 +1,95 @@
+/**
+ * The scope index as data: one entry per live skill, each stamped with the pointer seq it
+ * was derived from, so changes can be applied in any order and any number of times
+ * (highest seq wins; equal seq is the same operation, re-applied harmlessly).
+ */
+export interface IndexEntry {
+  skillId: string;
+  name: string;
+  description: string;
+  revisionId: string;
+  managed: boolean;
+  seq: number;
+}
+
+/** "Skill X now points at revision R (live: its entry; tombstone: none), pointer seq N." */
+export interface IndexChange {
+  skillId: string;
+  seq: number;
+  revisionId: string;
+  entry?: { name: string; description: string; managed: boolean };
+  /** The SKILL.md to materialize for a live change (rendered from the pointer's spec). */
+  markdown?: string;
+  /** Workflow to tell (IndexApplied) once this change is materialized. */
+  ackTo?: string;
+}
+
+export interface IndexContent {
+  skills: IndexEntry[];
+  /** Seq of the tombstone that removed each deleted skill, so an older "live" change cannot resurrect it. */
+  removed: { skillId: string; seq: number }[];
+}
+
+/** Of several pending changes to one skill, the newest (use when collecting a burst). */
+export function newerChange(a: IndexChange | undefined, b: IndexChange): IndexChange {
+  return a && a.seq > b.seq ? a : b;
+}
+
+/** Applies changes (any order, repeats allowed). `changed` is false when nothing differs, so no write is needed. */
+export function applyIndexChanges(index: IndexContent, changes: readonly IndexChange[]): IndexContent & { changed: boolean; applied: IndexChange[] } {
+  const skills = new Map(index.skills.map((e) => [e.skillId, e]));
+  const removed = new Map(index.removed.map((r) => [r.skillId, r.seq]));
+  let changed = false;
+  const applied: IndexChange[] = [];
+  for (const c of changes) {
+    const known = skills.get(c.skillId)?.seq ?? removed.get(c.skillId) ?? -1;
+    if (c.seq < known) continue;
+    let differs = false;
+    if (c.entry) {
+      const next: IndexEntry = { skillId: c.skillId, name: c.entry.name, description: c.entry.description, managed: c.entry.managed, revisionId: c.revisionId, seq: c.seq };
+      const before = skills.get(c.skillId);
+      if (!before || JSON.stringify(before) !== JSON.stringify(next)) differs = true;
+      skills.set(c.skillId, next);
+      if (removed.delete(c.skillId)) differs = true;
+    } else {
+      if (skills.delete(c.skillId)) differs = true;
+      if (removed.get(c.skillId) !== c.seq) differs = true;
+      removed.set(c.skillId, c.seq);
+    }
+    if (differs) {
+      changed = true;
+      applied.push(c);
+    }
+  }
+  const byId = (a: { skillId: string }, b: { skillId: string }) => (a.skillId < b.skillId ? -1 : a.skillId > b.skillId ? 1 : 0);
+  return {
+    skills: [...skills.values()].sort(byId),
+    removed: [...removed].map(([skillId, seq]) => ({ skillId, seq })).sort(byId),
+    changed,
+    applied,
+  };
+}
+
+/**
+ * A full reconcile: `fromPointers` holds one change per pointer read now. Entries the
+ * scope no longer has a pointer for are dropped; otherwise the highest seq wins, so a
+ * change applied after the listing began is kept.
+ */
+export function reconcileIndex(index: IndexContent, fromPointers: readonly IndexChange[]): IndexContent & { changed: boolean; applied: IndexChange[] } {
+  const present = new Set(fromPointers.map((c) => c.skillId));
+  const kept: IndexContent = { skills: index.skills.filter((e) => present.has(e.skillId)), removed: index.removed.filter((r) => present.has(r.skillId)) };
+  const merged = applyIndexChanges(kept, fromPointers);
+  const dropped = kept.skills.length !== index.skills.length || kept.removed.length !== index.removed.length;
+  return { ...merged, changed: merged.changed || dropped };
+}
+
+/** Names shared by the scope index workflow and the code that signals it (activities may not import workflows/). */
+export const SCOPE_INDEX_WORKFLOW = 'scopeIndexWorkflow';
+export const SCOPE_INDEX_SIGNALS = { change: 'indexChange', reconcile: 'reconcileIndex', applied: 'indexApplied' } as const;
+
+/** Sent back to the workflow that published a change once the index and SKILL.md include it (read-your-writes). */
+export interface IndexApplied {
+  scopeKey: string;
+  skillId: string;
+  seq: number;
+}

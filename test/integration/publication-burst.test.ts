@@ -1,0 +1,60 @@
+import { describe, expect, it, vi } from 'vitest';
+import { movePointer } from '../../activities/publisher';
+import { startLearningJob, waitForLearningJob } from '../../client/learning';
+import { scopeIndexWorkflowId } from '../../core';
+import { reconcileIndexSignal } from '../../workflows';
+import { uniqueName } from '../support/infra';
+import { distinctSkillName, publicationProblems, sessionCreating } from '../support/publication';
+import { useMainWorker } from '../support/worker';
+
+// Many learning jobs publishing into ONE app scope at once: no pile-up, no duplicates,
+// everything agents read agrees with the pointers. (No timing assertions: bench/scale.ts measures.)
+const fx = useMainWorker({ humanGate: 'none' });
+const JOBS = 30;
+
+describe('a burst of publications into one scope', () => {
+  it(`${JOBS} concurrent jobs each end with exactly one revision and one publication; index, SKILL.md and audit agree`, async () => {
+    const app = uniqueName('burst');
+    const deps = { client: fx.w.client, store: fx.store, config: fx.w.config };
+    const started = await Promise.all(Array.from({ length: JOBS }, (_, i) => startLearningJob(deps, { app, user: `u${i}`, sessionId: `s${i}`, events: sessionCreating(distinctSkillName(app, i)) })));
+    const outcomes = await Promise.all(started.map((s) => waitForLearningJob(fx.w.client, s.jobWorkflowId, { timeoutMs: 300_000 })));
+    const scopeKey = started[0]!.scopeKey;
+    for (const [i, out] of outcomes.entries()) {
+      expect(out.revisions, `job ${i}`).toMatchObject([{ action: 'create', status: 'active', skillId: distinctSkillName(app, i) }]);
+      const pointer = (await fx.store.readActive(scopeKey, distinctSkillName(app, i)))!.pointer;
+      expect(pointer).toMatchObject({ revisionId: out.revisions[0]!.revisionId, seq: 1 });
+      expect(pointer.recent).toHaveLength(1);
+    }
+    // Read-your-writes: the jobs returned after their changes were materialized.
+    expect(await publicationProblems(fx.store, scopeKey)).toEqual([]);
+    const index = await fx.store.readScopeIndex(scopeKey);
+    expect(index && !index.notModified ? index.index.skills.length : 0).toBe(JOBS);
+  }, 360_000);
+
+  it('the index converges after a pointer moved without its signal (a lost signal), by the reconcile', async () => {
+    const app = uniqueName('lost');
+    const deps = { client: fx.w.client, store: fx.store, config: fx.w.config };
+    const first = await startLearningJob(deps, { app, user: 'u', sessionId: 's', events: sessionCreating('lost-signal-skill') });
+    const out = await waitForLearningJob(fx.w.client, first.jobWorkflowId, { timeoutMs: 120_000 });
+    const scopeKey = first.scopeKey;
+    const skillId = out.revisions[0]!.skillId;
+    const before = (await fx.store.readActive(scopeKey, skillId))!.pointer;
+    if (before.deleted) throw new Error('expected a live pointer');
+
+    // A publication whose signal never reaches the index workflow.
+    await movePointer(fx.store, {
+      scopeKey, skillId, opId: uniqueName('lost-op'), at: new Date().toISOString(), actor: 'test', reason: 'pointer moved, signal lost', action: 'promote',
+      target: { skillId, revisionId: 'rev-without-signal', managed: true, deleted: false, spec: { ...before.spec, description: 'moved without a signal' } },
+    });
+    expect(await publicationProblems(fx.store, scopeKey)).toContainEqual(expect.stringContaining('index entry'));
+
+    await fx.w.client.workflow.getHandle(scopeIndexWorkflowId(scopeKey)).signal(reconcileIndexSignal);
+    await vi.waitFor(async () => {
+      const index = await fx.store.readScopeIndex(scopeKey);
+      expect(index && !index.notModified ? index.index.skills.find((s) => s.skillId === skillId) : undefined).toMatchObject({ revisionId: 'rev-without-signal', seq: 2, description: 'moved without a signal' });
+    }, { timeout: 60_000, interval: 250 });
+    const problems = await publicationProblems(fx.store, scopeKey);
+    // The hand-moved pointer names a revision that does not exist: that is the only disagreement left.
+    expect(problems).toEqual([`${skillId}: pointer names rev-without-signal, active revisions []`]);
+  }, 240_000);
+});

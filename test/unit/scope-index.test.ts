@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { applyIndexChanges, mostRelevant, newerChange, reconcileIndex, type IndexChange } from '../../core';
+
+const live = (skillId: string, seq: number, revisionId = `${skillId}-r${seq}`): IndexChange => ({ skillId, seq, revisionId, entry: { name: skillId, description: `about ${skillId}`, managed: true }, markdown: `# ${skillId}` });
+const gone = (skillId: string, seq: number): IndexChange => ({ skillId, seq, revisionId: `${skillId}-del` });
+const empty = { skills: [], removed: [] };
+
+describe('applyIndexChanges', () => {
+  it('converges to the highest seq per skill whatever the order, and repeats are no-ops', () => {
+    const changes = [live('a', 1), live('a', 3), live('b', 1), live('a', 2), gone('b', 2), live('b', 1)];
+    const orders = [changes, [...changes].reverse(), [changes[3]!, changes[0]!, changes[4]!, changes[1]!, changes[5]!, changes[2]!]];
+    const results = orders.map((o) => applyIndexChanges(empty, o));
+    for (const r of results) {
+      expect(r.skills.map((s) => `${s.skillId}@${s.revisionId}`)).toEqual(['a@a-r3']);
+      expect(r.removed).toEqual([{ skillId: 'b', seq: 2 }]);
+    }
+    const again = applyIndexChanges(results[0]!, changes);
+    expect(again.changed).toBe(false);
+    expect(again.applied).toEqual([]);
+  });
+
+  it('reports only the changes that differ (what needs a SKILL.md write)', () => {
+    const first = applyIndexChanges(empty, [live('a', 1), live('b', 1)]);
+    const next = applyIndexChanges(first, [live('a', 1), live('b', 2)]);
+    expect(next.applied.map((c) => `${c.skillId}@${c.seq}`)).toEqual(['b@2']);
+  });
+
+  it('a tombstone is remembered so an older live change cannot resurrect the skill', () => {
+    const deleted = applyIndexChanges(applyIndexChanges(empty, [live('a', 1)]), [gone('a', 2)]);
+    expect(deleted.skills).toEqual([]);
+    expect(applyIndexChanges(deleted, [live('a', 1)]).skills).toEqual([]);
+    expect(applyIndexChanges(deleted, [live('a', 3)]).skills.map((s) => s.revisionId)).toEqual(['a-r3']);
+  });
+
+  it('newerChange keeps the highest seq of a burst', () => {
+    expect(newerChange(live('a', 2), live('a', 1)).seq).toBe(2);
+    expect(newerChange(undefined, live('a', 1)).seq).toBe(1);
+  });
+});
+
+describe('reconcileIndex', () => {
+  it('repairs a missed change and drops skills without a pointer, but keeps a newer entry', () => {
+    const index = applyIndexChanges(empty, [live('a', 5), live('ghost', 1)]);
+    const repaired = reconcileIndex(index, [live('a', 4), live('b', 1)]);
+    expect(repaired.skills.map((s) => `${s.skillId}@${s.seq}`)).toEqual(['a@5', 'b@1']);
+    expect(repaired.changed).toBe(true);
+    expect(reconcileIndex(repaired, [live('a', 5), live('b', 1)]).changed).toBe(false);
+  });
+});
+
+describe('mostRelevant (bounded reviewer context)', () => {
+  it('keeps at most `limit` skills, those sharing most words with the session first', () => {
+    const skills = Array.from({ length: 100 }, (_, i) => ({ name: `skill-${i}`, description: `generic helper number ${i}` }));
+    skills.push({ name: 'weather-report', description: 'Report the weather forecast for several cities' });
+    const chosen = mostRelevant(skills, 'What is the weather forecast in Paris and Berlin?', 5);
+    expect(chosen).toHaveLength(5);
+    expect(chosen[0]!.name).toBe('weather-report');
+  });
+
+  it('returns every skill when there are few', () => {
+    const skills = [{ name: 'a', description: 'x' }];
+    expect(mostRelevant(skills, 'anything', 20)).toEqual(skills);
+  });
+});

@@ -1,0 +1,131 @@
+import { condition, continueAsNew, defineQuery, defineSignal, getExternalWorkflowHandle, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { newerChange, SCOPE_INDEX_SIGNALS, type IndexApplied, type IndexChange } from '../core/publication/scope-index';
+
+export interface ScopeIndexInput {
+  scopeKey: string;
+  /** Changes (and the workflows waiting for them) carried over a continue-as-new. */
+  pending?: IndexChange[];
+  waiting?: Waiter[];
+  /** Full reconcile from the pointers this often (repairs a lost signal or any drift). */
+  reconcileEveryMs?: number;
+  reconcileDueAt?: number;
+  /** Reconciles in a row that found nothing to repair and saw no change (each one doubles the wait, up to a day). */
+  quietReconciles?: number;
+}
+
+export interface ScopeIndexState {
+  pending: number;
+  bursts: number;
+  reconciles: number;
+}
+
+/** "Skill X now points at revision R (or a tombstone), pointer seq N." */
+export const indexChangeSignal = defineSignal<[IndexChange]>(SCOPE_INDEX_SIGNALS.change);
+/** Reconcile from the pointers now (operators, tests). */
+export const reconcileIndexSignal = defineSignal<[]>(SCOPE_INDEX_SIGNALS.reconcile);
+export const scopeIndexStateQuery = defineQuery<ScopeIndexState>('indexState');
+/** Received by a publishing workflow once its change is in the index and SKILL.md. */
+export const indexAppliedSignal = defineSignal<[IndexApplied]>(SCOPE_INDEX_SIGNALS.applied);
+
+interface Waiter {
+  workflowId: string;
+  skillId: string;
+  seq: number;
+}
+
+const { applyScopeIndexChanges } = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '20 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', nonRetryableErrorTypes: ['NonRetryableStoreError'] },
+});
+const { reconcileScopeIndex } = proxyActivities<Activities>({
+  startToCloseTimeout: '20 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: ['NonRetryableStoreError'] },
+});
+
+const DEFAULT_RECONCILE_EVERY_MS = 15 * 60_000;
+const MAX_RECONCILE_EVERY_MS = 24 * 60 * 60_000;
+const MAX_HISTORY_EVENTS = 5_000;
+const MAX_HISTORY_BYTES = 8 * 1024 * 1024;
+
+/**
+ * One per scope (id `scope-index/{scopeKey}`): the only writer of the scope's index.json
+ * and SKILL.md files. Publishers signal pointer changes (signal-with-start) and never wait
+ * for each other; the workflow applies every change pending at that moment in one
+ * conditional write (a burst), keeping the highest seq per skill, so late or repeated
+ * signals are harmless. Periodically (and on request) it reconciles from the pointers.
+ */
+export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> {
+  const { scopeKey } = input;
+  const reconcileEveryMs = input.reconcileEveryMs ?? DEFAULT_RECONCILE_EVERY_MS;
+  const changes = new Map<string, IndexChange>();
+  let waiting: Waiter[] = [...(input.waiting ?? [])];
+  const add = (c: IndexChange): void => {
+    if (c.ackTo) waiting.push({ workflowId: c.ackTo, skillId: c.skillId, seq: c.seq });
+    const { ackTo: _, ...change } = c;
+    changes.set(c.skillId, newerChange(changes.get(c.skillId), change));
+  };
+  for (const c of input.pending ?? []) add(c);
+  let reconcileRequested = false;
+  const state: ScopeIndexState = { pending: 0, bursts: 0, reconciles: 0 };
+  setHandler(indexChangeSignal, add);
+  setHandler(reconcileIndexSignal, () => void (reconcileRequested = true));
+  setHandler(scopeIndexStateQuery, () => ({ ...state, pending: changes.size }));
+
+  const drain = () => {
+    const burst = [...changes.values()];
+    changes.clear();
+    const acks = waiting;
+    waiting = [];
+    return { burst, acks };
+  };
+  // Acks are best effort: a publisher that stopped waiting (or finished) loses nothing.
+  const ack = (acks: Waiter[]) =>
+    Promise.all(acks.map((w) => getExternalWorkflowHandle(w.workflowId).signal(indexAppliedSignal, { scopeKey, skillId: w.skillId, seq: w.seq }).catch(() => undefined)));
+  // An idle scope is reconciled less and less often (15 min, 30 min, … up to a day); any change resets that.
+  let quiet = input.quietReconciles ?? 0;
+  let changedSinceReconcile = false;
+  const nextDue = () => new Date().getTime() + Math.min(MAX_RECONCILE_EVERY_MS, reconcileEveryMs * 2 ** Math.min(quiet, 16));
+  let dueAt = input.reconcileDueAt ?? nextDue();
+  const historyFull = () => {
+    const info = workflowInfo();
+    return info.continueAsNewSuggested || info.historyLength > MAX_HISTORY_EVENTS || info.historySize > MAX_HISTORY_BYTES;
+  };
+  while (!historyFull()) {
+    const wait = dueAt - new Date().getTime();
+    if (wait > 0) await condition(() => changes.size > 0 || reconcileRequested, wait);
+    if (reconcileRequested || new Date().getTime() >= dueAt) {
+      reconcileRequested = false;
+      const { burst, acks } = drain();
+      const { applied } = await reconcileScopeIndex({ scopeKey, changes: burst });
+      await ack(acks);
+      state.reconciles++;
+      quiet = applied === 0 && !changedSinceReconcile && burst.length === 0 ? quiet + 1 : 0;
+      changedSinceReconcile = false;
+      dueAt = nextDue();
+    } else if (changes.size > 0) {
+      const { burst, acks } = drain();
+      await applyScopeIndexChanges({ scopeKey, changes: burst });
+      await ack(acks);
+      state.bursts++;
+      changedSinceReconcile = true;
+    }
+  }
+  const { burst, acks } = drain();
+  await continueAsNew<typeof scopeIndexWorkflow>({ scopeKey, pending: burst, waiting: acks, reconcileEveryMs, reconcileDueAt: dueAt, quietReconciles: quiet });
+}
+
+/**
+ * For a publishing workflow: waits (at most `timeout`) until the scope's index workflow
+ * has materialized pointer seq `seq` of the skill, so that when the workflow returns, an
+ * agent's next refresh sees the change. A timeout is not an error: the index follows.
+ */
+export function indexAcks(): { until(skillId: string, seq: number | undefined, timeout: string | number): Promise<boolean> } {
+  const applied = new Map<string, number>();
+  setHandler(indexAppliedSignal, (a) => void applied.set(a.skillId, Math.max(applied.get(a.skillId) ?? -1, a.seq)));
+  return {
+    until: async (skillId, seq, timeout) => (seq === undefined ? true : condition(() => (applied.get(skillId) ?? -1) >= seq, timeout)),
+  };
+}
