@@ -1,7 +1,7 @@
 import { condition, defineQuery, defineSignal, defineUpdate, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { RevisionRef } from '../core/governance';
-import { ApprovalDecisionSchema, type ApprovalDecision } from '../core';
+import type { RevisionRef } from '../core/governance/types';
+import { approvalDecisionProblems, type ApprovalDecision } from '../core/governance/approval-decision';
 
 export type { ApprovalDecision };
 
@@ -42,8 +42,8 @@ const { publishRevision, rejectRevision } = proxyActivities<Activities>({
 });
 
 function validDecision(d: ApprovalDecision | undefined): string | undefined {
-  const r = ApprovalDecisionSchema.safeParse(d);
-  return r.success ? undefined : r.error.issues.map((i) => `${i.path.join('.') || 'decision'}: ${i.message}`).join('; ');
+  const problems = approvalDecisionProblems(d);
+  return problems.length === 0 ? undefined : problems.join('; ');
 }
 
 /**

@@ -1,12 +1,12 @@
 // Governance composition: from reviewer decisions (or GEPA winners) to gated revisions.
-import { learningJobWorkflowId as jobIdFor } from '../learning';
+import { learningJobWorkflowId as jobIdFor } from '../learning/revision-id';
 import type { Outcome, Segment } from '../schemas';
-import { sha256Hex } from '../skills';
+import { sha256Hex } from '../skills/hash';
 
 export * from './types';
 export * from './build-revision';
 export * from './plan';
-export { approvalWorkflowId, sessionWorkflowId } from '../learning';
+export { approvalWorkflowId, sessionWorkflowId } from '../learning/revision-id';
 
 /** The learning job's workflow id: a function of the segment, so duplicates are deduplicated. */
 export function learningJobWorkflowId(segment: Pick<Segment, 'sessionId' | 'segmentId'> & { scopeKey: string }): string {
