@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { buildStatus, ROOT, WORKFLOW_BUNDLE } from '../scripts/build-state';
 import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import type { EvolutionConfig } from '../core';
 import { createActivities } from '../activities';
@@ -9,7 +10,7 @@ import { evolutionDataConverter } from '../client/codec/data-converter';
 
 export interface MainWorkerOptions {
   config: EvolutionConfig;
-  /** A prebuilt workflow bundle (tests build it once); default: bundle `workflows/` at start. */
+  /** A workflow bundle; default: the prebuilt dist/workflow-bundle.js when current, else bundle `workflows/` at start. */
   workflowBundle?: WorkflowBundleOption;
   taskQueue?: string;
   connection?: NativeConnection;
@@ -18,8 +19,16 @@ export interface MainWorkerOptions {
   tracing?: Tracing;
 }
 
-/** Path of the workflow entry module, for bundling. */
-export const WORKFLOWS_PATH = join(__dirname, '..', 'workflows', 'index.ts');
+/** Path of the workflow entry module, for bundling (the same from the sources and from dist/). */
+export const WORKFLOWS_PATH = join(ROOT, 'workflows', 'index.ts');
+
+/**
+ * The workflow code a worker loads: the bundle `npm run build` prebuilt when it is current
+ * (loading it takes milliseconds; webpack takes seconds), else the sources bundled now.
+ */
+export function defaultWorkflowBundle(): WorkflowBundleOption | undefined {
+  return buildStatus() === 'fresh' ? { codePath: WORKFLOW_BUNDLE } : undefined;
+}
 
 /**
  * The main worker: every workflow (session, learning job, approval, rollback, GEPA
@@ -34,7 +43,7 @@ export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worke
     namespace: config.temporal.namespace,
     taskQueue: opts.taskQueue ?? config.temporal.taskQueue,
     ...(opts.identity ? { identity: opts.identity } : {}),
-    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    ...withWorkflows(opts.workflowBundle ?? defaultWorkflowBundle()),
     activities: createActivities(config),
     dataConverter: evolutionDataConverter(config),
     interceptors: {
@@ -48,4 +57,8 @@ export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worke
     maxCachedWorkflows: config.runtime.maxCachedWorkflows,
   });
   return { worker, connection };
+}
+
+function withWorkflows(bundle: WorkflowBundleOption | undefined): { workflowBundle: WorkflowBundleOption } | { workflowsPath: string } {
+  return bundle ? { workflowBundle: bundle } : { workflowsPath: WORKFLOWS_PATH };
 }
