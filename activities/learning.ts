@@ -38,6 +38,8 @@ export interface PreparedReview {
   existingSkills: ExistingSkill[];
   /** The bounded, redacted transcript of the delta, claim-checked (only when reviewing). */
   transcriptRef?: PayloadRef;
+  /** This worker's governance settings, recorded in history so replays see the same values. */
+  governance: GovernanceSettings;
 }
 
 export interface LearningDeps {
@@ -60,15 +62,28 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
     return parsed.data;
   }
 
+  function governanceSettings(): GovernanceSettings {
+    const g = config.governance;
+    return { humanGate: g.humanGate, approvalTimeoutMs: g.approvalTimeoutMs, shadowMode: g.shadowMode, minToolCalls: g.minToolCalls, effectivenessThreshold: g.effectivenessThreshold };
+  }
+
+  async function writeJobOutcome(outcome: JobOutcome, at: string): Promise<void> {
+    await withStoreErrors(() => store.objects.put(jobOutcomeKey(outcome.scopeKey, outcome.jobId), { ...outcome, recordedAt: at }));
+  }
+
   return {
     /** Governance settings of this worker, recorded in history so replays see the same values. */
     async loadGovernance(): Promise<GovernanceSettings> {
-      const g = config.governance;
-      return { humanGate: g.humanGate, approvalTimeoutMs: g.approvalTimeoutMs, shadowMode: g.shadowMode, minToolCalls: g.minToolCalls, effectivenessThreshold: g.effectivenessThreshold };
+      return governanceSettings();
     },
 
-    /** Delta after the cursor, the review policy's verdict, and what the reviewer needs. */
-    async prepareReview({ segment, minToolCalls }: { segment: Segment; minToolCalls: number }): Promise<PreparedReview> {
+    /**
+     * Delta after the cursor, the review policy's verdict, what the reviewer needs, and the
+     * governance settings (one activity instead of two: each costs a history round trip).
+     */
+    async prepareReview({ segment }: { segment: Segment }): Promise<PreparedReview> {
+      const governance = governanceSettings();
+      const { minToolCalls } = governance;
       return withStoreErrors(async () => {
         const scope: Scope = { mode: segment.scopeMode, app: segment.app, user: segment.user };
         let key: string;
@@ -88,12 +103,18 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
         const existingSkills = boundExistingSkills(await loadExistingSkills(store, key));
         let transcriptRef: PayloadRef | undefined;
         if (policy.review) transcriptRef = await store.putPayload(JSON.stringify(buildTranscript(delta)));
-        return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills, transcriptRef };
+        return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills, transcriptRef, governance };
       });
     },
 
-    async advanceCursor({ scopeKey, sessionId, cursor, at }: { scopeKey: string; sessionId: string; cursor: ReviewCursor; at: string }): Promise<void> {
+    /**
+     * Advances the review cursor; when the job ends here (policy "no", reviewer skip) it
+     * also records the outcome, after the cursor. Both writes are idempotent (same key,
+     * same value), so a retry repeats them harmlessly.
+     */
+    async advanceCursor({ scopeKey, sessionId, cursor, at, outcome }: { scopeKey: string; sessionId: string; cursor: ReviewCursor; at: string; outcome?: JobOutcome }): Promise<void> {
       await withStoreErrors(() => store.writeCursor(scopeKey, sessionId, { lastReviewedAt: cursor.lastReviewedAt, lastEventCount: cursor.lastEventCount ?? 0, updatedAt: at }));
+      if (outcome) await writeJobOutcome(outcome, at);
     },
 
     /** The LLM reviewer. A malformed answer fails this attempt (Temporal retries it). */
@@ -115,7 +136,7 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
 
     /** Writes the job's outcome beside the scope (idempotent: same job id, same object). */
     async recordJobOutcome({ outcome, at }: { outcome: JobOutcome; at: string }): Promise<void> {
-      await withStoreErrors(() => store.objects.put(jobOutcomeKey(outcome.scopeKey, outcome.jobId), { ...outcome, recordedAt: at }));
+      await writeJobOutcome(outcome, at);
     },
   };
 }

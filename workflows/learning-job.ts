@@ -30,14 +30,14 @@ const reviewer = proxyActivities<Activities>({
  */
 export async function learningJobWorkflow({ segment }: LearningJobInput): Promise<JobOutcome> {
   const jobId = workflowInfo().workflowId;
-  const governance = await storage.loadGovernance();
-  const prepared = await storage.prepareReview({ segment, minToolCalls: governance.minToolCalls });
-  const advanceCursor = () => storage.advanceCursor({ scopeKey: prepared.scopeKey, sessionId: segment.sessionId, cursor: prepared.nextCursor, at: new Date().toISOString() });
+  const prepared = await storage.prepareReview({ segment });
+  const { governance } = prepared;
+  // A job that ends right after advancing the cursor records its outcome in the same activity.
+  const advanceCursor = (outcome?: JobOutcome) => storage.advanceCursor({ scopeKey: prepared.scopeKey, sessionId: segment.sessionId, cursor: prepared.nextCursor, at: new Date().toISOString(), outcome });
   const base = { jobId, scopeKey: prepared.scopeKey, sessionId: segment.sessionId, deltaEvents: prepared.deltaEventCount };
 
   if (!prepared.policy.review) {
-    await advanceCursor();
-    return finish({ ...base, status: 'policy_skipped', reason: prepared.policy.reason, cursorAdvanced: true, revisions: [], dropped: [] });
+    return finishAdvancingCursor({ ...base, status: 'policy_skipped', reason: prepared.policy.reason, cursorAdvanced: true, revisions: [], dropped: [] });
   }
 
   let decision;
@@ -50,10 +50,10 @@ export async function learningJobWorkflow({ segment }: LearningJobInput): Promis
 
   // A valid decision advances the cursor before any governance work: storage or
   // publication failures below are retried from revision state, never by re-reviewing.
-  await advanceCursor();
   if (decision.skip_reason && !decision.creates.length && !decision.updates.length && !decision.deletions.length) {
-    return finish({ ...base, status: 'reviewer_skipped', reason: decision.skip_reason, cursorAdvanced: true, revisions: [], dropped: decision.dropped ?? [] });
+    return finishAdvancingCursor({ ...base, status: 'reviewer_skipped', reason: decision.skip_reason, cursorAdvanced: true, revisions: [], dropped: decision.dropped ?? [] });
   }
+  await advanceCursor();
 
   const plan = planRevisions({
     decision,
@@ -96,6 +96,11 @@ export async function learningJobWorkflow({ segment }: LearningJobInput): Promis
 
   async function finish(outcome: JobOutcome): Promise<JobOutcome> {
     await storage.recordJobOutcome({ outcome, at: new Date().toISOString() });
+    return outcome;
+  }
+
+  async function finishAdvancingCursor(outcome: JobOutcome): Promise<JobOutcome> {
+    await advanceCursor(outcome);
     return outcome;
   }
 }
