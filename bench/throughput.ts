@@ -78,6 +78,8 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   const store = createSkillStore(config.s3);
   const pipeConfig = { ...config, temporal: { ...config.temporal, taskQueue: pipeQueue } };
   let seq = 0;
+  /** Every session entity this run started: terminated at the end (they idle for 10 minutes). */
+  const sessions: string[] = [];
 
   /** Submits one job of `kind`; returns its job workflow id. */
   async function submit(kind: Kind): Promise<string> {
@@ -85,9 +87,11 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
     if (kind === 'pipeline') {
       // A scope of its own per job: every job reviews, creates and publishes one skill.
       const started = await startLearningJob({ client, store, config: pipeConfig }, { app: `bench-${runId}-${i}`, user: 'u', sessionId: 's', scopeMode: 'app', events });
+      sessions.push(started.sessionWorkflowId);
       return started.jobWorkflowId;
     }
     const jobWorkflowId = `floor-job/${runId}/${i}`;
+    sessions.push(`floor-session/${runId}/${i}`);
     await client.workflow.signalWithStart('floorSessionWorkflow', {
       workflowId: `floor-session/${runId}/${i}`,
       taskQueue: floorQueue,
@@ -164,9 +168,10 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
 
     ctx.log('startLearningJob vs bare signalWithStart (sequential and 20-way, alternating rounds) …');
     const calls = { seqBare: [] as number[], seqStart: [] as number[], parBare: [] as number[], parStart: [] as number[] };
+    const submittedJobs: string[] = [];
     const timed = async (kind: Kind) => {
       const t = performance.now();
-      await submit(kind);
+      submittedJobs.push(await submit(kind));
       return performance.now() - t;
     };
     for (let round = 0; round < 3; round++) {
@@ -175,6 +180,8 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
       calls.parBare.push(...(await Promise.all(Array.from({ length: 20 }, () => timed('floor')))));
       calls.parStart.push(...(await Promise.all(Array.from({ length: 20 }, () => timed('pipeline')))));
     }
+    ctx.log(`draining the ${submittedJobs.length} jobs those calls started …`);
+    await Promise.all(submittedJobs.map(closeTime));
 
     const figures = {
       n: N,
@@ -205,7 +212,15 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
     ctx.log(`startLearningJob/signalWithStart sequential ${figures.submitMs.sequential.ratio.toFixed(2)}x (${ms(figures.submitMs.sequential.startLearningJob)} vs ${ms(figures.submitMs.sequential.bare)}), 20-way ${figures.submitMs.parallel20.ratio.toFixed(2)}x (${ms(figures.submitMs.parallel20.startLearningJob)} vs ${ms(figures.submitMs.parallel20.bare)})`);
     return figures;
   } finally {
+    await terminateAll(client, sessions);
     await connection.close();
     await Promise.all(Object.values(workers).map((w) => w.stop()));
+  }
+}
+
+/** Ends the idle session entities, so no workflow of this run is left waiting for a worker that is gone. */
+async function terminateAll(client: Client, workflowIds: string[]): Promise<void> {
+  for (let i = 0; i < workflowIds.length; i += 20) {
+    await Promise.all(workflowIds.slice(i, i + 20).map((id) => client.workflow.getHandle(id).terminate('benchmark finished').catch(() => undefined)));
   }
 }
