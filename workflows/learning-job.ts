@@ -1,7 +1,9 @@
 import { ActivityFailure, log, ParentClosePolicy, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities';
-import { approvalWorkflowId, planRevisions, type JobOutcome, type RevisionSummary } from '../core/governance';
+import { planRevisions } from '../core/governance/plan';
+import type { JobOutcome, RevisionSummary } from '../core/governance/types';
+import { approvalWorkflowId } from '../core/learning/revision-id';
 import type { Segment } from '../core';
 import { approvalWorkflow } from './approval';
 

@@ -11,7 +11,8 @@ import {
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Segment } from '../core';
-import { learningJobWorkflowId, type JobOutcome } from '../core/governance';
+import type { JobOutcome } from '../core/governance/types';
+import { learningJobWorkflowId } from '../core/governance/ids';
 import { learningJobWorkflow } from './learning-job';
 
 /** A finished segment of this session, claim-checked (see client `startLearningJob`). */
