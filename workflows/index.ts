@@ -15,6 +15,7 @@ export { rollbackWorkflow, type RollbackInput, type RollbackResult } from './rol
 export { experimentProgressQuery } from './gepa/progress-query';
 export type { ExperimentReport, ExperimentProgress, ExperimentWorkflowInput } from './experiment';
 
+// eslint-disable-next-line no-restricted-globals -- a bundled module resolved by webpack at build time: deterministic, no I/O
 const experiment = (): typeof Experiment => require('./experiment');
 
 export function experimentWorkflow(...args: Parameters<typeof Experiment.experimentWorkflow>): ReturnType<typeof Experiment.experimentWorkflow> {
@@ -22,5 +23,6 @@ export function experimentWorkflow(...args: Parameters<typeof Experiment.experim
 }
 
 export function evaluationBatchWorkflow(...args: Parameters<typeof Evaluation.evaluationBatchWorkflow>): ReturnType<typeof Evaluation.evaluationBatchWorkflow> {
+  // eslint-disable-next-line no-restricted-globals -- as above
   return (require('./gepa/evaluation') as typeof Evaluation).evaluationBatchWorkflow(...args);
 }
