@@ -54,6 +54,8 @@ export interface PreparedReview {
   indexEtag?: string;
   /** ETag of the cursor read here (null: none), so advancing it is one conditional write. */
   cursorEtag?: string | null;
+  /** This worker's governance settings, recorded in history so replays see the same values. */
+  governance: GovernanceSettings;
 }
 
 export interface PlanJobInput {
@@ -93,15 +95,28 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
     return (JSON.parse(stored.value) as { failures: ReviewFailure[] }).failures;
   }
 
+  function governanceSettings(): GovernanceSettings {
+    const g = config.governance;
+    return { humanGate: g.humanGate, approvalTimeoutMs: g.approvalTimeoutMs, shadowMode: g.shadowMode, minToolCalls: g.minToolCalls, effectivenessThreshold: g.effectivenessThreshold };
+  }
+
+  async function writeJobOutcome(outcome: JobOutcome, at: string): Promise<void> {
+    await withStoreErrors(() => store.objects.put(jobOutcomeKey(outcome.scopeKey, outcome.jobId), { ...outcome, recordedAt: at }));
+  }
+
   return {
     /** Governance settings of this worker, recorded in history so replays see the same values. */
     async loadGovernance(): Promise<GovernanceSettings> {
-      const g = config.governance;
-      return { humanGate: g.humanGate, approvalTimeoutMs: g.approvalTimeoutMs, shadowMode: g.shadowMode, minToolCalls: g.minToolCalls, effectivenessThreshold: g.effectivenessThreshold };
+      return governanceSettings();
     },
 
-    /** Delta after the cursor, the review policy's verdict, and what the reviewer needs. */
-    async prepareReview({ segment, minToolCalls }: { segment: Segment; minToolCalls: number }): Promise<PreparedReview> {
+    /**
+     * Delta after the cursor, the review policy's verdict, what the reviewer needs, and the
+     * governance settings (one activity instead of two: each costs a history round trip).
+     */
+    async prepareReview({ segment }: { segment: Segment }): Promise<PreparedReview> {
+      const governance = governanceSettings();
+      const { minToolCalls } = governance;
       return withStoreErrors(async () => {
         const scope: Scope = { mode: segment.scopeMode, app: segment.app, user: segment.user };
         let key: string;
@@ -119,21 +134,27 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
         const { delta, nextCursor } = deltaAfterCursor(events, stored ?? {});
         const policy = shouldReview(buildReviewContext(delta, { precededBy: turnBefore(events, delta) }), { minToolCalls });
         const reviewedAfter: ReviewCursor = stored ?? {};
-        if (!policy.review) return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills: [], reviewedAfter, cursorEtag };
+        if (!policy.review) return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills: [], reviewedAfter, cursorEtag, governance };
         const fingerprint = deltaFingerprint(reviewedAfter, delta[0]);
         const failures = await readReviewFailures(key, segment.sessionId, fingerprint);
         if (isPoisonDelta(failures, config.governance.quarantineAfterFailures)) {
-          return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills: [], reviewedAfter, cursorEtag, deltaFingerprint: fingerprint, quarantinedAfter: failures };
+          return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills: [], reviewedAfter, cursorEtag, deltaFingerprint: fingerprint, quarantinedAfter: failures, governance };
         }
         const read = await store.readScopeIndex(key);
         const index = read && !read.notModified ? read : undefined;
         const relevant = mostRelevant(existingSkillsOf(index?.index), renderTranscript(buildTranscript(delta)));
-        return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills: boundExistingSkills(relevant), reviewedAfter, indexEtag: index?.etag, cursorEtag, deltaFingerprint: fingerprint };
+        return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills: boundExistingSkills(relevant), reviewedAfter, indexEtag: index?.etag, cursorEtag, deltaFingerprint: fingerprint, governance };
       });
     },
 
-    async advanceCursor({ scopeKey, sessionId, cursor, at, cursorEtag }: { scopeKey: string; sessionId: string; cursor: ReviewCursor; at: string; cursorEtag?: string | null }): Promise<void> {
+    /**
+     * Advances the review cursor (one conditional write at the version prepareReview read);
+     * when the job ends here (policy "no", reviewer skip, quarantine) it also records the
+     * outcome, after the cursor. Both writes are idempotent, so a retry repeats them harmlessly.
+     */
+    async advanceCursor({ scopeKey, sessionId, cursor, at, cursorEtag, outcome }: { scopeKey: string; sessionId: string; cursor: ReviewCursor; at: string; cursorEtag?: string | null; outcome?: JobOutcome }): Promise<void> {
       await withStoreErrors(() => store.writeCursor(scopeKey, sessionId, { lastReviewedAt: cursor.lastReviewedAt, lastEventCount: cursor.lastEventCount ?? 0, updatedAt: at }, cursorEtag === undefined ? undefined : { etag: cursorEtag }));
+      if (outcome) await writeJobOutcome(outcome, at);
     },
 
     /**
@@ -182,7 +203,7 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
 
     /** Writes the job's outcome beside the scope (idempotent: same job id, same object). */
     async recordJobOutcome({ outcome, at }: { outcome: JobOutcome; at: string }): Promise<void> {
-      await withStoreErrors(() => store.objects.put(jobOutcomeKey(outcome.scopeKey, outcome.jobId), { ...outcome, recordedAt: at }));
+      await writeJobOutcome(outcome, at);
     },
   };
 }

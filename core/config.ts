@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseDuration } from './duration';
-import { CustomHumanGatePolicySchema, type HumanGatePolicy } from './learning/gates/human';
+import { CustomHumanGatePolicySchema, type HumanGatePolicy } from './learning/gates/human-policy';
 
 /**
  * Every setting of the system, read from environment variables (names below).

@@ -9,3 +9,9 @@ if [ ! -f "$marker" ] || [ package-lock.json -nt "$marker" ]; then
   echo "[deps] installing locked dependencies (npm ci) …" >&2
   npm ci --no-audit --no-fund --loglevel=error >&2
 fi
+# With --build: also compile dist/ (CLI, worker, prebuilt workflow bundle) when it is
+# missing or older than the sources; a failed build is reported and the caller runs
+# the TypeScript sources instead.
+if [ "${1:-}" = "--build" ]; then
+  node scripts/build-state.js || echo "[build] continuing without a current dist/" >&2
+fi

@@ -1,19 +1,24 @@
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, Runtime, DefaultLogger, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, Runtime, DefaultLogger, type Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import type { EvolutionConfig } from '../core';
-import { createMainWorker, PAYLOAD_CONVERTER_PATH, WORKFLOWS_PATH } from './worker';
+import { createMainWorker, defaultWorkflowBundle, PAYLOAD_CONVERTER_PATH, WORKFLOWS_PATH } from './worker';
 import { randomUUID } from 'node:crypto';
 import { connectWorkerTemporal } from './connection';
 import { temporalConnectionOptions } from '../client/connection';
 import { evolutionDataConverter } from '../client/codec/data-converter';
 import { clientInterceptors } from '../client/tracing';
 
-let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+let bundle: Promise<WorkflowBundleOption> | undefined;
 let runtimeInstalled = false;
 
-/** The workflow bundle, built once per process (bundling takes seconds). */
-export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+/**
+ * The workflow bundle: the one `npm run build` prebuilt when it is current (`npm test` and
+ * `npm run demo` build first, so every test file shares it), else bundled once per process.
+ */
+export function workflowBundle(): Promise<WorkflowBundleOption> {
   quietRuntime();
+  const prebuilt = defaultWorkflowBundle();
+  if (prebuilt) return Promise.resolve(prebuilt);
   return (bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, payloadConverterPath: PAYLOAD_CONVERTER_PATH, logger: new DefaultLogger('WARN') }));
 }
 

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
+import { buildStatus, ROOT, WORKFLOW_BUNDLE } from '../scripts/build-state';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import type { EvolutionConfig } from '../core';
 import { createActivities } from '../activities';
 import { connectWorkerTemporal } from './connection';
@@ -9,7 +10,7 @@ import { evolutionDataConverter } from '../client/codec/data-converter';
 
 export interface MainWorkerOptions {
   config: EvolutionConfig;
-  /** A prebuilt workflow bundle (tests build it once); default: bundle `workflows/` at start. */
+  /** A workflow bundle; default: the prebuilt dist/workflow-bundle.js when current, else bundle `workflows/` at start. */
   workflowBundle?: WorkflowBundleOption;
   taskQueue?: string;
   connection?: NativeConnection;
@@ -18,10 +19,18 @@ export interface MainWorkerOptions {
   tracing?: Tracing;
 }
 
-/** Path of the workflow entry module, for bundling. */
-export const WORKFLOWS_PATH = join(__dirname, '..', 'workflows', 'index.ts');
-/** Path of the payload converter module (bundled with the workflows, too). */
-export const PAYLOAD_CONVERTER_PATH = join(__dirname, 'payload-converter.ts');
+/** Path of the workflow entry module, for bundling (the same from the sources and from dist/). */
+export const WORKFLOWS_PATH = join(ROOT, 'workflows', 'index.ts');
+
+/**
+ * The workflow code a worker loads: the bundle `npm run build` prebuilt when it is current
+ * (loading it takes milliseconds; webpack takes seconds), else the sources bundled now.
+ */
+export function defaultWorkflowBundle(): WorkflowBundleOption | undefined {
+  return buildStatus() === 'fresh' ? { codePath: WORKFLOW_BUNDLE } : undefined;
+}
+/** Path of the payload converter module: bundled with the workflows, and used by activities. */
+export const PAYLOAD_CONVERTER_PATH = join(ROOT, 'workers', 'payload-converter.ts');
 
 /**
  * The main worker: every workflow (session, learning job, approval, rollback, GEPA
@@ -36,14 +45,12 @@ export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worke
     namespace: config.temporal.namespace,
     taskQueue: opts.taskQueue ?? config.temporal.taskQueue,
     ...(opts.identity ? { identity: opts.identity } : {}),
-    // A prebuilt bundle carries the payload converter (workflowBundle() in in-process.ts);
-    // otherwise the worker bundles it (activities keep the default: they never decode evaluator answers).
-    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    workflowBundle: await workflowsFor(opts.workflowBundle, !!traced),
     activities: createActivities(config),
-    dataConverter: { ...evolutionDataConverter(config), ...(opts.workflowBundle ? {} : { payloadConverterPath: PAYLOAD_CONVERTER_PATH }) },
+    // Activities keep the default payload converter: only workflow code decodes evaluator answers.
+    dataConverter: evolutionDataConverter(config),
     interceptors: {
       activity: [productMetricsInterceptor, ...(traced ? [traced.activity] : [])],
-      ...(traced ? { workflowModules: [TRACING_WORKFLOW_INTERCEPTORS] } : {}),
     },
     ...(traced ? { sinks: traced.sinks } : {}),
     // On SIGTERM, in-flight activities get this long to finish before they are cancelled.
@@ -52,4 +59,22 @@ export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worke
     maxCachedWorkflows: config.runtime.maxCachedWorkflows,
   });
   return { worker, connection };
+}
+
+/**
+ * The workflow code: the caller's bundle, else the prebuilt one when current, else the
+ * sources bundled now. Every bundle carries the payload converter; a traced worker's also
+ * carries the tracing interceptors, so it bundles at start.
+ */
+async function workflowsFor(given: WorkflowBundleOption | undefined, traced: boolean): Promise<WorkflowBundleOption> {
+  if (given) return given;
+  const prebuilt = traced ? undefined : defaultWorkflowBundle();
+  if (prebuilt) return prebuilt;
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    payloadConverterPath: PAYLOAD_CONVERTER_PATH,
+    workflowInterceptorModules: traced ? [TRACING_WORKFLOW_INTERCEPTORS] : [],
+    logger: new DefaultLogger('WARN'),
+  });
+  return { code };
 }

@@ -1,7 +1,7 @@
 import { condition, defineQuery, defineSignal, defineUpdate, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { RevisionRef } from '../core/governance';
-import { ApprovalDecisionSchema, type ApprovalDecision } from '../core';
+import type { RevisionRef } from '../core/governance/types';
+import { approvalDecisionProblems, type ApprovalDecision } from '../core/governance/approval-decision';
 import { checkApprovalInput } from '../core/workflow-inputs';
 import { requireValidInput } from './input-guard';
 import { storageRetry } from './retry-policies';
@@ -44,8 +44,8 @@ export const approvalStatusQuery = defineQuery<ApprovalStatus>('status');
 const { publishRevision, rejectRevision } = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', heartbeatTimeout: '15 seconds', retry: storageRetry });
 
 function validDecision(d: ApprovalDecision | undefined): string | undefined {
-  const r = ApprovalDecisionSchema.safeParse(d);
-  return r.success ? undefined : r.error.issues.map((i) => `${i.path.join('.') || 'decision'}: ${i.message}`).join('; ');
+  const problems = approvalDecisionProblems(d);
+  return problems.length === 0 ? undefined : problems.join('; ');
 }
 
 /**

@@ -15,7 +15,7 @@
  * child workflows (one per batch) that fan out to the evaluator task queue and write
  * the full records to S3; the experiment sees scores only.
  */
-import { ApplicationFailure, continueAsNew, defineQuery, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, continueAsNew, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import {
   completedResult,
@@ -30,6 +30,7 @@ import {
 import { checkExperimentInput } from '../core/workflow-inputs';
 import { withDeadline } from './gepa/deadline';
 import { failureMessage } from './gepa/failure';
+import { experimentProgressQuery } from './gepa/progress-query';
 import { runHoldout, submitWinner } from './gepa/finish';
 import { experimentIdFromWorkflowId } from './gepa/ids';
 import { runSearch, type SearchHolder } from './gepa/search';
@@ -40,7 +41,7 @@ import type { ContinuedExperiment, ExperimentContext, ExperimentPhase, Experimen
 export { evaluationBatchWorkflow } from './gepa/evaluation';
 export type { ExperimentProgress, ExperimentReport, ExperimentWorkflowInput } from './gepa/types';
 
-export const experimentProgressQuery = defineQuery<ExperimentProgress>('progress');
+export { experimentProgressQuery };
 
 const DEFAULT_ITERATIONS_PER_RUN = 20;
 

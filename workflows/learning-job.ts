@@ -1,7 +1,8 @@
 import { ActivityFailure, log, ParentClosePolicy, proxyActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities';
-import { approvalWorkflowId, type JobOutcome, type RevisionSummary } from '../core/governance';
+import type { JobOutcome, RevisionSummary } from '../core/governance/types';
+import { approvalWorkflowId } from '../core/learning/revision-id';
 import { operationId } from '../core/publication/operations';
 import type { Segment } from '../core';
 import { checkLearningJobInput } from '../core/workflow-inputs';
@@ -44,21 +45,21 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   const { segment } = input;
   const jobId = workflowInfo().workflowId;
   const indexed = indexAcks();
-  const governance = await storage.loadGovernance();
-  const prepared = await storage.prepareReview({ segment, minToolCalls: governance.minToolCalls });
-  const advanceCursor = () => storage.advanceCursor({ scopeKey: prepared.scopeKey, sessionId: segment.sessionId, cursor: prepared.nextCursor, cursorEtag: prepared.cursorEtag, at: new Date().toISOString() });
+  const prepared = await storage.prepareReview({ segment });
+  const { governance } = prepared;
+  // A job that ends right after advancing the cursor records its outcome in the same activity.
+  const advanceCursor = (outcome?: JobOutcome) =>
+    storage.advanceCursor({ scopeKey: prepared.scopeKey, sessionId: segment.sessionId, cursor: prepared.nextCursor, cursorEtag: prepared.cursorEtag, at: new Date().toISOString(), outcome });
   const base = { jobId, scopeKey: prepared.scopeKey, sessionId: segment.sessionId, deltaEvents: prepared.deltaEventCount };
 
   if (prepared.quarantinedAfter) {
     // A poison delta: it failed review too often; step past it so the session can learn again.
-    await advanceCursor();
     const reasons = prepared.quarantinedAfter.map((f) => f.reason).join(' | ');
-    return finish({ ...base, status: 'quarantined', reason: `delta quarantined after ${prepared.quarantinedAfter.length} failed reviews: ${reasons}`, cursorAdvanced: true, revisions: [], dropped: [], quarantinedAfter: prepared.quarantinedAfter });
+    return finishAdvancingCursor({ ...base, status: 'quarantined', reason: `delta quarantined after ${prepared.quarantinedAfter.length} failed reviews: ${reasons}`, cursorAdvanced: true, revisions: [], dropped: [], quarantinedAfter: prepared.quarantinedAfter });
   }
 
   if (!prepared.policy.review) {
-    await advanceCursor();
-    return finish({ ...base, status: 'policy_skipped', reason: prepared.policy.reason, cursorAdvanced: true, revisions: [], dropped: [] });
+    return finishAdvancingCursor({ ...base, status: 'policy_skipped', reason: prepared.policy.reason, cursorAdvanced: true, revisions: [], dropped: [] });
   }
 
   let decision;
@@ -72,10 +73,10 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
 
   // A valid decision advances the cursor before any governance work: storage or
   // publication failures below are retried from revision state, never by re-reviewing.
-  await advanceCursor();
   if (decision.skip_reason && !decision.creates.length && !decision.updates.length && !decision.deletions.length) {
-    return finish({ ...base, status: 'reviewer_skipped', reason: decision.skip_reason, cursorAdvanced: true, revisions: [], dropped: decision.dropped ?? [] });
+    return finishAdvancingCursor({ ...base, status: 'reviewer_skipped', reason: decision.skip_reason, cursorAdvanced: true, revisions: [], dropped: decision.dropped ?? [] });
   }
+  await advanceCursor();
 
   // Reconciled against every skill of the scope (through the index), not just the reviewer's few.
   const plan = await storage.planJob({
@@ -122,6 +123,11 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
 
   async function finish(outcome: JobOutcome): Promise<JobOutcome> {
     await storage.recordJobOutcome({ outcome, at: new Date().toISOString() });
+    return outcome;
+  }
+
+  async function finishAdvancingCursor(outcome: JobOutcome): Promise<JobOutcome> {
+    await advanceCursor(outcome);
     return outcome;
   }
 }

@@ -11,7 +11,8 @@ import {
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Segment } from '../core';
-import { learningJobWorkflowId, type JobOutcome } from '../core/governance';
+import type { JobOutcome } from '../core/governance/types';
+import { learningJobWorkflowId } from '../core/governance/ids';
 import { shortHash } from '../core/skills/hash';
 import { checkSegment, checkSessionInput } from '../core/workflow-inputs';
 import { requireValidInput } from './input-guard';

@@ -1,9 +1,4 @@
-import { loadConfig } from '../config';
-import { TemporalConnectionError } from '../connection';
-import { startTracingFromEnv } from '../../workers/telemetry/tracing';
-import { InputError, NotFoundError, ServiceUnavailableError, StateError } from '../errors';
-import { explainUnreachable } from '../reachability';
-import { ConfigError, type EvolutionConfig } from '../../core';
+import type { EvolutionConfig } from '../../core';
 import { parseArgs, UsageError } from './args';
 import type { Command, CommandContext } from './command';
 import { COMMANDS } from './commands';
@@ -27,6 +22,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   const args = parseArgs(rest);
   const json = args.flags.get('json') === true;
+  // Loaded here, not at the top: `evolution help` needs none of it (start-up time).
+  const { loadConfig } = await import('../config');
   let config: EvolutionConfig | undefined;
   const ctx: CommandContext = {
     args,
@@ -35,10 +32,14 @@ export async function main(argv: string[]): Promise<number> {
     out: (value, text) => console.log(json ? JSON.stringify(value, null, 2) : typeof text === 'function' ? text() : text),
   };
   // Long-running commands (worker, evaluator-worker) set up their own tracing.
-  const tracing = name === 'worker' || name === 'evaluator-worker' ? undefined : startTracingFromEnv(process.env, 'evolution-cli');
+  const tracing = name === 'worker' || name === 'evaluator-worker' ? undefined : (await import('../../workers/telemetry/tracing')).startTracingFromEnv(process.env, 'evolution-cli');
   try {
     return (await command.run(ctx)) ?? 0;
   } catch (e) {
+    const { InputError, NotFoundError, ServiceUnavailableError, StateError } = await import('../errors');
+    const { ConfigError } = await import('../../core/config');
+    const { explainUnreachable } = await import('../reachability');
+    const { TemporalConnectionError } = await import('../connection');
     // A raw network error from an SDK names no service: say which one, where, and what to do.
     const err = (config && explainUnreachable(e, config)) || (e as Error);
     const known =

@@ -1,4 +1,5 @@
-import { scopeKey, type Scope, type ScopeMode } from '../../core';
+import type { Scope, ScopeMode } from '../../core/schemas/scope';
+import { scopeKey } from '../../core/skills/scope-key';
 import { flag, UsageError, type ParsedArgs } from './args';
 
 /**

@@ -1,12 +1,17 @@
-import { createSkillStore, type SkillStore } from '../../activities/storage';
-import { connectTemporal, type Connected } from '../connection';
-import { ensureReachable } from '../reachability';
+import type { SkillStore } from '../../activities/storage';
+import type { Connected } from '../connection';
 import type { CommandContext } from './command';
+
+// The Temporal client and the S3 SDK are loaded when a command first needs them, so
+// `evolution help` and commands that need neither start fast.
 
 /** Opens what a command needs and closes it afterwards. */
 export async function withServices<T>(ctx: CommandContext, fn: (s: { temporal: Connected; store: SkillStore }) => Promise<T>): Promise<T> {
   const config = ctx.config();
+  const { ensureReachable } = await import('../reachability');
   await ensureReachable(config, ['temporal', 's3']);
+  const { connectTemporal } = await import('../connection');
+  const { createSkillStore } = await import('../../activities/storage');
   const temporal = await connectTemporal(config);
   try {
     return await fn({ temporal, store: createSkillStore(config.s3) });
@@ -15,6 +20,7 @@ export async function withServices<T>(ctx: CommandContext, fn: (s: { temporal: C
   }
 }
 
-export function storeOnly(ctx: CommandContext): SkillStore {
+export async function storeOnly(ctx: CommandContext): Promise<SkillStore> {
+  const { createSkillStore } = await import('../../activities/storage');
   return createSkillStore(ctx.config().s3);
 }

@@ -1,4 +1,4 @@
-import { finalStatus, runGates, type GateCandidate, type HumanGatePolicy } from '../learning';
+import { finalStatus, runGates, type GateCandidate, type HumanGatePolicy } from '../learning/gates';
 import type { Evidence, ExistingSkill, Outcome, Revision, Scope } from '../schemas';
 
 export interface GovernanceSettings {

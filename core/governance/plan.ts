@@ -1,5 +1,6 @@
-import { findExistingSkill, reconcileDecision, revisionIdFor } from '../learning';
-import { skillIdForName } from '../skills';
+import { findExistingSkill, reconcileDecision } from '../learning/reconcile';
+import { revisionIdFor } from '../learning/revision-id';
+import { skillIdForName } from '../skills/scope-key';
 import type { ExistingSkill, Outcome, ReviewDecision, Revision, Scope } from '../schemas';
 import { buildGovernedRevision, type GovernanceSettings, type RevisionDraft } from './build-revision';
 import type { DroppedCandidate } from './types';

@@ -1,5 +1,5 @@
 import type { SkillSpec } from '../schemas/skill';
-import { renderSkillMarkdown } from '../skills/skill-markdown';
+import { renderSkillMarkdown } from '../skills/skill-markdown-render';
 
 /**
  * A small line diff (longest common subsequence) rendered unified-style, for

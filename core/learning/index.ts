@@ -5,6 +5,7 @@ export * from './transcript';
 export * from './review-decision';
 export * from './reconcile';
 export * from './gates';
+export * from './gates/human-policy';
 export * from './revision-id';
 export * from './diff';
 export * from './redact-events';

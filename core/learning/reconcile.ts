@@ -1,7 +1,7 @@
 import type { ExistingSkill, ReviewDecision, SkillUpdate } from '../schemas/review';
 import type { SkillSpec } from '../schemas/skill';
 import { skillIdForName } from '../skills/scope-key';
-import { normalizeSkillSpec } from '../skills/skill-markdown';
+import { normalizeSkillSpec } from '../skills/skill-markdown-render';
 import { utf8ByteLength } from '../skills/bounding';
 
 /**

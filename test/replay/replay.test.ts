@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { bundleWorkflowCode, DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, Worker, type WorkflowBundleOption, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { quietRuntime, workflowBundle } from '../../workers/in-process';
 import { readHistories } from './history-files';
@@ -13,7 +13,7 @@ import { readHistories } from './history-files';
 const HISTORIES = readHistories(join(__dirname, 'histories'));
 const EXPECTED = ['approval-approved', 'approval-waiting', 'evaluation-batch', 'experiment-continued-as-new', 'experiment-last-run', 'experiment-time-limit', 'learning-job', 'rollback', 'session'];
 
-async function replay(bundle: WorkflowBundleWithSourceMap, names?: string[]): Promise<{ name: string; error?: Error }[]> {
+async function replay(bundle: WorkflowBundleOption, names?: string[]): Promise<{ name: string; error?: Error }[]> {
   const chosen = HISTORIES.filter((h) => !names || names.includes(h.name));
   const out: { name: string; error?: Error }[] = [];
   // One replay per history: the same workflow id appears in several (the runs of one experiment).

@@ -13,8 +13,8 @@ export interface GepaHarness {
   deps: OptimizationDeps;
   evaluatorQueue: string;
   windows: EvaluationWindow[];
-  /** Another evaluator on its own queue (returns the queue). */
-  addEvaluator(opts: { maxConcurrent?: number; evaluator?: Omit<WeatherEvaluatorOptions, 'identity' | 'onWindow'> }): Promise<string>;
+  /** Another evaluator, on its own queue unless one is given (returns the queue). */
+  addEvaluator(opts: { maxConcurrent?: number; evaluator?: Omit<WeatherEvaluatorOptions, 'identity' | 'onWindow'> }, taskQueue?: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -35,7 +35,7 @@ export async function startGepaHarness(): Promise<GepaHarness> {
       config,
       connection,
       taskQueue,
-      identity: `${taskQueue}-worker`,
+      identity: `${taskQueue}-worker-${evaluators.length}`,
       maxConcurrent: opts.maxConcurrent,
       evaluator: { ...opts.evaluator, onWindow: (w) => windows.push(w) },
     });

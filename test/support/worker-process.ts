@@ -4,9 +4,8 @@ import { infraEnv } from '../../infra/env';
 import { REPO_ROOT } from '../../infra/paths';
 
 /**
- * The main worker as a separate OS process (`tsx workers/main.ts`), exactly as deployed.
- * It runs in its own process group, so `kill()` reaches tsx and the node process it
- * starts, and nothing else.
+ * The main worker as a separate OS process (`npx evolution worker`), exactly as deployed.
+ * It runs in its own process group, so `kill()` reaches it and nothing else.
  */
 export interface WorkerProcess {
   child: ChildProcess;
@@ -19,7 +18,7 @@ export interface WorkerProcess {
 }
 
 export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
-  const child = spawn(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), ['workers/main.ts'], {
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'evolution.js'), 'worker'], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...infraEnv(), ...env },
     detached: true,

@@ -41,3 +41,28 @@ describe('human gate', () => {
     expect(HumanGatePolicySchema.safeParse({ holdEverything: true }).success).toBe(false);
   });
 });
+
+describe('human gate: custom policy check without zod', () => {
+  const POLICIES: unknown[] = [
+    {},
+    { holdActions: ['create', 'update', 'delete'] },
+    { holdSources: ['reviewer', 'gepa', 'rollback', 'manual'] },
+    { holdNamePattern: 'x'.repeat(500) },
+    { holdNamePattern: 'x'.repeat(501) },
+    { holdActions: ['publish'] },
+    { holdActions: 'create' },
+    { holdSources: ['robot'] },
+    { holdNamePattern: 5 },
+    { holdActions: ['create'], extra: true },
+    ['create'],
+    null,
+    'sometimes',
+  ];
+
+  it.each(POLICIES.map((p) => [JSON.stringify(p)?.slice(0, 60) ?? String(p), p]))('fails closed exactly when the policy schema rejects it: %s', (_label, policy) => {
+    const schemaOk = HumanGatePolicySchema.safeParse(policy).success;
+    const report = humanGate(cand('update', 'reviewer', 'Weather'), policy as HumanGatePolicy);
+    const policyError = report.reasons.some((r) => r.startsWith('human gate policy error'));
+    expect(policyError).toBe(!schemaOk);
+  });
+});

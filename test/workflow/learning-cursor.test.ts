@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
+import { jobOutcomeKey } from '../../activities/storage';
 import type { SessionEvent } from '../../core';
 import { uniqueName } from '../support/infra';
 import { injectFault, reviewerCalls } from '../support/model-stats';
@@ -91,5 +92,40 @@ describe('review cursor under reviewer failure (time-skipping server)', () => {
     expect(await reviewerCalls(h.config.llm.baseURL, session)).toBe(1);
     expect(await h.store.readCursor(started.scopeKey, session.sessionId)).toMatchObject({ lastEventCount: 12, lastReviewedAt: events.at(-1)!.timestamp });
     expect(await h.store.listSkillIds(started.scopeKey)).toEqual([]);
+  });
+});
+
+describe('activities per job (each one is a history round trip and a worker task)', () => {
+  async function activityTypes(jobWorkflowId: string): Promise<string[]> {
+    const history = await h.env.client.workflow.getHandle(jobWorkflowId).fetchHistory();
+    return (history.events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType!.name!] : []));
+  }
+
+  async function storedOutcome(scopeKey: string, jobId: string): Promise<Record<string, unknown>> {
+    const fetched = await h.store.objects.getText(jobOutcomeKey(scopeKey, jobId));
+    if (!fetched || fetched.notModified) throw new Error(`no outcome recorded for ${jobId}`);
+    return JSON.parse(fetched.value);
+  }
+
+  it('policy "no": governance comes with the review preparation, the outcome is recorded with the cursor', async () => {
+    const session = newSession();
+    const { started, outcome } = await submit(exampleSession('small-talk'), session);
+    expect(await activityTypes(started.jobWorkflowId)).toEqual(['prepareReview', 'advanceCursor']);
+    expect(await storedOutcome(started.scopeKey, outcome.jobId)).toMatchObject({ status: 'policy_skipped', cursorAdvanced: true });
+  });
+
+  it('reviewer skip: prepare, review, then cursor and outcome in one activity', async () => {
+    const session = newSession();
+    const { started, outcome } = await submit(weatherWith('[[skip]]'), session);
+    expect(await activityTypes(started.jobWorkflowId)).toEqual(['prepareReview', 'reviewSession', 'advanceCursor']);
+    expect(await storedOutcome(started.scopeKey, outcome.jobId)).toMatchObject({ status: 'reviewer_skipped', cursorAdvanced: true });
+  });
+
+  it('reviewer failure: the cursor stays, the outcome is still recorded', async () => {
+    const session = newSession();
+    const { started, outcome } = await submit(weatherWith('[[fault:malformed]]'), session);
+    expect(await activityTypes(started.jobWorkflowId)).toEqual(['prepareReview', 'reviewSession', 'recordJobOutcome']);
+    expect(await storedOutcome(started.scopeKey, outcome.jobId)).toMatchObject({ status: 'reviewer_failed', cursorAdvanced: false });
+    expect(await h.store.readCursor(started.scopeKey, session.sessionId)).toBeUndefined();
   });
 });

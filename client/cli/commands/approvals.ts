@@ -1,5 +1,3 @@
-import { decideRevision, listPending, showRevision } from '../../approvals';
-import { rollbackSkill } from '../../rollback';
 import { flag, positional, requiredFlag } from '../args';
 import type { Command, CommandContext } from '../command';
 import { revisionDetails, revisionLine } from '../format';
@@ -9,6 +7,7 @@ import { storeOnly, withServices } from '../services';
 async function decide(ctx: CommandContext, decision: 'approve' | 'reject') {
   const revisionId = positional(ctx.args, 0, 'REVISION_ID');
   const reviewer = requiredFlag(ctx.args, 'reviewer');
+  const { decideRevision } = await import('../../approvals');
   return withServices(ctx, async ({ temporal, store }) => {
     const result = await decideRevision({ client: temporal.client, store }, revisionId, { decision, reviewer, comment: flag(ctx.args, 'comment') });
     ctx.out(result, `${revisionId}: ${result.decision} by ${result.reviewer}; status now ${result.finalStatus}`);
@@ -20,7 +19,8 @@ export const approvalCommands: Record<string, Command> = {
     usage: 'pending [--app A] [--user U] [--scope none|app|user]',
     summary: 'list revisions waiting for approval (or evaluation) in a scope',
     run: async (ctx) => {
-      const revisions = await listPending(storeOnly(ctx), scopeKeyFromFlags(ctx.args));
+      const { listPending } = await import('../../approvals');
+      const revisions = await listPending(await storeOnly(ctx), scopeKeyFromFlags(ctx.args));
       ctx.out(revisions, () => (revisions.length ? revisions.map(revisionLine).join('\n') : 'nothing pending'));
     },
   },
@@ -28,7 +28,8 @@ export const approvalCommands: Record<string, Command> = {
     usage: 'show REVISION_ID',
     summary: 'a revision with its gate reports and its diff against the active one',
     run: async (ctx) => {
-      const view = await showRevision(storeOnly(ctx), positional(ctx.args, 0, 'REVISION_ID'));
+      const { showRevision } = await import('../../approvals');
+      const view = await showRevision(await storeOnly(ctx), positional(ctx.args, 0, 'REVISION_ID'));
       ctx.out(view, () => `${revisionDetails(view.revision)}\n\ndiff against ${view.activeRevisionId ?? 'nothing published'}:\n${view.diff}`);
     },
   },
@@ -40,6 +41,7 @@ export const approvalCommands: Record<string, Command> = {
     run: async (ctx) => {
       const skillId = positional(ctx.args, 0, 'SKILL_ID');
       const reviewer = requiredFlag(ctx.args, 'reviewer');
+      const { rollbackSkill } = await import('../../rollback');
       return withServices(ctx, async ({ temporal }) => {
         const r = await rollbackSkill(
           { client: temporal.client, config: ctx.config() },

@@ -1,7 +1,3 @@
-import { createSkillStore } from '../../../activities/storage';
-import { connectTemporal } from '../../connection';
-import { consoleSettingsFromEnv } from '../../console/settings';
-import { startConsole } from '../../console/server';
 import { flag } from '../args';
 import type { Command } from '../command';
 
@@ -10,6 +6,10 @@ export const consoleCommands: Record<string, Command> = {
     usage: 'console [--host 127.0.0.1] [--port 8080]',
     summary: 'the approver console: a web page to review, decide, roll back and watch experiments (users: EVOLUTION_CONSOLE_USERS)',
     run: async (ctx) => {
+      const { createSkillStore } = await import('../../../activities/storage');
+      const { connectTemporal } = await import('../../connection');
+      const { consoleSettingsFromEnv } = await import('../../console/settings');
+      const { startConsole } = await import('../../console/server');
       const settings = consoleSettingsFromEnv(process.env, { host: flag(ctx.args, 'host'), port: flag(ctx.args, 'port') });
       const config = ctx.config();
       const temporal = await connectTemporal(config);

@@ -1,13 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { OutcomeStatus } from '../../../core';
-import { InputError } from '../../errors';
-import { startLearningJob, waitForLearningJob } from '../../learning';
-import { runMainWorker } from '../../../workers/main';
 import { flag, requiredFlag, type ParsedArgs } from '../args';
 import type { Command } from '../command';
 import { withServices } from '../services';
 
-function readEvents(path: string): unknown {
+async function readEvents(path: string): Promise<unknown> {
+  const { InputError } = await import('../../errors');
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -33,6 +31,7 @@ export const learningCommands: Record<string, Command> = {
     usage: 'worker',
     summary: 'run the main worker (all workflows and activities) until SIGINT/SIGTERM',
     run: async () => {
+      const { runMainWorker } = await import('../../../workers/main');
       await runMainWorker();
     },
   },
@@ -46,9 +45,10 @@ export const learningCommands: Record<string, Command> = {
         user: requiredFlag(args, 'user'),
         sessionId: requiredFlag(args, 'session'),
         scopeMode: flag(args, 'scope'),
-        events: readEvents(requiredFlag(args, 'events')),
+        events: await readEvents(requiredFlag(args, 'events')),
         outcome: outcomeFromFlags(args),
       };
+      const { startLearningJob, waitForLearningJob } = await import('../../learning');
       return withServices(ctx, async ({ temporal, store }) => {
         const started = await startLearningJob({ client: temporal.client, store, config: ctx.config() }, request);
         if (!args.flags.has('wait')) {

@@ -1,6 +1,5 @@
-import { getExperiment, putDatasetFile, readExperimentRecords, readJsonFile, startExperiment, waitForExperiment, type ExperimentView } from '../../optimization';
-import { createExperimentSchedule, deleteExperimentSchedule, listExperimentSchedules, OVERLAP_POLICIES, type ExperimentScheduleView, type OverlapPolicy } from '../../schedules';
-import { parseScoreOverrides, runEvaluatorWorker } from '../../../workers/evaluator/main';
+import type { ExperimentView } from '../../optimization';
+import type { ExperimentScheduleView, OverlapPolicy } from '../../schedules';
 import type { ExperimentReport } from '../../../workflows';
 import { mean, recordsText, reportText } from '../format-experiment';
 import { flag, numberFlag, positional, requiredFlag, UsageError } from '../args';
@@ -40,6 +39,7 @@ export const optimizeCommands: Record<string, Command> = {
     usage: 'optimize --request FILE [--wait] [--iterations-per-run N]',
     summary: 'start a GEPA experiment (FILE: ExperimentRequest JSON); --wait prints its result',
     run: async (ctx) => {
+      const { readJsonFile, startExperiment, waitForExperiment } = await import('../../optimization');
       const request = readJsonFile(requiredFlag(ctx.args, 'request'), '--request');
       const iterationsPerRun = numberFlag(ctx.args, 'iterations-per-run');
       return withServices(ctx, async ({ temporal, store }) => {
@@ -59,6 +59,7 @@ export const optimizeCommands: Record<string, Command> = {
     summary: 'status of an experiment: progress while running; scores, stop, promotion and submission when done; --records adds the iteration log, per-case evaluations and reflections',
     run: async (ctx) => {
       const id = positional(ctx.args, 0, 'EXPERIMENT_ID');
+      const { getExperiment, readExperimentRecords } = await import('../../optimization');
       return withServices(ctx, async ({ temporal, store }) => {
         const view = await getExperiment({ client: temporal.client, store }, id);
         if (ctx.args.flags.has('records')) {
@@ -76,6 +77,8 @@ ${recordsText(records)}`);
     summary: 'run experiments on a Temporal Schedule (dataset by id/version, parent resolved at each run)',
     run: async (ctx) => {
       const sub = positional(ctx.args, 0, 'create|list|delete');
+      const { readJsonFile } = await import('../../optimization');
+      const { createExperimentSchedule, deleteExperimentSchedule, listExperimentSchedules, OVERLAP_POLICIES } = await import('../../schedules');
       return withServices(ctx, async ({ temporal, store }) => {
         if (sub === 'create') {
           const overlap = (flag(ctx.args, 'overlap') ?? 'skip') as OverlapPolicy;
@@ -105,7 +108,8 @@ ${recordsText(records)}`);
     run: async (ctx) => {
       const sub = positional(ctx.args, 0, 'put');
       if (sub !== 'put') throw new UsageError(`unknown dataset subcommand "${sub}"`);
-      const stored = await putDatasetFile(storeOnly(ctx), positional(ctx.args, 1, 'FILE'));
+      const { putDatasetFile } = await import('../../optimization');
+      const stored = await putDatasetFile(await storeOnly(ctx), positional(ctx.args, 1, 'FILE'));
       ctx.out(stored, () =>
         [
           `stored dataset ${stored.dataset.id}@${stored.dataset.version}: ${stored.cases.feedback} feedback, ${stored.cases.validation} validation, ${stored.cases.holdout} holdout cases`,
@@ -120,6 +124,7 @@ ${recordsText(records)}`);
     run: async (ctx) => {
       const a = ctx.args;
       const overrides = flag(a, 'override');
+      const { parseScoreOverrides, runEvaluatorWorker } = await import('../../../workers/evaluator/main');
       await runEvaluatorWorker({
         taskQueue: flag(a, 'task-queue'),
         identity: flag(a, 'identity'),

@@ -1,6 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { InputError } from '../../errors';
-import { storeSessionEvents } from '../../payloads';
 import { positional } from '../args';
 import type { Command } from '../command';
 import { storeOnly } from '../services';
@@ -10,6 +8,8 @@ export const payloadCommands: Record<string, Command> = {
     usage: 'payload put FILE',
     summary: 'validate session events (FILE: JSON array of chat messages), redact credentials, store them at payloads/{sha256}; prints the payloadRef',
     run: async (ctx) => {
+      const { InputError } = await import('../../errors');
+      const { storeSessionEvents } = await import('../../payloads');
       const action = positional(ctx.args, 0, 'put');
       if (action !== 'put') throw new InputError(`unknown payload action "${action}" (known: put)`);
       const file = positional(ctx.args, 1, 'FILE');
@@ -19,7 +19,7 @@ export const payloadCommands: Record<string, Command> = {
       } catch (e) {
         throw new InputError(`cannot read session events from ${file}: ${(e as Error).message}`);
       }
-      const stored = await storeSessionEvents(storeOnly(ctx), events);
+      const stored = await storeSessionEvents(await storeOnly(ctx), events);
       ctx.out(stored, `payloads/${stored.payloadRef.sha256}  (${stored.payloadRef.bytes} bytes, ${stored.eventCount} events)\npayloadRef: ${JSON.stringify(stored.payloadRef)}`);
     },
   },

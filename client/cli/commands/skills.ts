@@ -1,7 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { importUnmanagedSkill } from '../../import-skill';
-import { scopeMetrics } from '../../metrics';
-import { SkillRepository } from '../../skill-repository';
 import { positional } from '../args';
 import type { Command } from '../command';
 import { scopeFromFlags, scopeKeyFromFlags } from '../scope-flags';
@@ -12,7 +9,8 @@ export const skillCommands: Record<string, Command> = {
     usage: 'skills [--app A] [--user U] [--scope none|app|user]',
     summary: 'the published skills agents of a scope see now (name and description)',
     run: async (ctx) => {
-      const skills = await new SkillRepository(storeOnly(ctx), scopeFromFlags(ctx.args)).list();
+      const { SkillRepository } = await import('../../skill-repository');
+      const skills = await new SkillRepository(await storeOnly(ctx), scopeFromFlags(ctx.args)).list();
       ctx.out(skills, () => (skills.length ? skills.map((s) => `${s.name}  (${s.revisionId})\n    ${s.description}`).join('\n') : 'no published skills'));
     },
   },
@@ -20,7 +18,8 @@ export const skillCommands: Record<string, Command> = {
     usage: 'skill NAME [--app A] [--user U] [--scope …]',
     summary: 'the SKILL.md an agent loads for one skill',
     run: async (ctx) => {
-      const skill = await new SkillRepository(storeOnly(ctx), scopeFromFlags(ctx.args)).load(positional(ctx.args, 0, 'NAME'));
+      const { SkillRepository } = await import('../../skill-repository');
+      const skill = await new SkillRepository(await storeOnly(ctx), scopeFromFlags(ctx.args)).load(positional(ctx.args, 0, 'NAME'));
       ctx.out(skill, skill.markdown);
     },
   },
@@ -29,7 +28,8 @@ export const skillCommands: Record<string, Command> = {
     summary: 'publish a hand-written SKILL.md as an unmanaged skill (visible, never modified by evolution)',
     run: async (ctx) => {
       const file = positional(ctx.args, 0, 'FILE');
-      const r = await importUnmanagedSkill(storeOnly(ctx), scopeFromFlags(ctx.args), readFileSync(file, 'utf8'));
+      const { importUnmanagedSkill } = await import('../../import-skill');
+      const r = await importUnmanagedSkill(await storeOnly(ctx), scopeFromFlags(ctx.args), readFileSync(file, 'utf8'));
       ctx.out(r, `imported "${r.name}" as unmanaged skill ${r.skillId} in ${r.scopeKey}`);
     },
   },
@@ -37,7 +37,8 @@ export const skillCommands: Record<string, Command> = {
     usage: 'metrics [--app A] [--user U] [--scope …]',
     summary: 'governance counters of a scope (candidates, revisions, promoted, rejected, held, shadow)',
     run: async (ctx) => {
-      const m = await scopeMetrics(storeOnly(ctx), scopeKeyFromFlags(ctx.args));
+      const { scopeMetrics } = await import('../../metrics');
+      const m = await scopeMetrics(await storeOnly(ctx), scopeKeyFromFlags(ctx.args));
       ctx.out(m, () => Object.entries(m).map(([k, v]) => `${k.padEnd(20)} ${v}`).join('\n'));
     },
   },

@@ -1,6 +1,8 @@
-import { z } from 'zod';
-import { RevisionActionSchema, RevisionSourceSchema, type HumanReport } from '../../schemas/revision';
+import type { HumanReport, RevisionAction, RevisionSource } from '../../schemas/revision';
+import type { CustomHumanGatePolicy, HumanGatePolicy } from './human-policy';
 import type { GateCandidate } from './types';
+
+export type { CustomHumanGatePolicy, HumanGatePolicy } from './human-policy';
 
 /**
  * Human gate: after every automatic gate passed, should a person approve this
@@ -11,19 +13,6 @@ import type { GateCandidate } from './types';
  * policy never throws: any error (unknown mode, invalid regex) holds, failing
  * closed. Externally evaluated (gepa) revisions are always held.
  */
-
-export const CustomHumanGatePolicySchema = z
-  .object({
-    holdActions: z.array(RevisionActionSchema).optional(),
-    holdSources: z.array(RevisionSourceSchema).optional(),
-    /** JavaScript regular expression matched against the skill name. */
-    holdNamePattern: z.string().max(500).optional(),
-  })
-  .strict();
-export type CustomHumanGatePolicy = z.infer<typeof CustomHumanGatePolicySchema>;
-
-export const HumanGatePolicySchema = z.union([z.enum(['none', 'create_only', 'always']), CustomHumanGatePolicySchema]);
-export type HumanGatePolicy = z.infer<typeof HumanGatePolicySchema>;
 
 export function humanGate(candidate: GateCandidate, policy: HumanGatePolicy): HumanReport {
   if (candidate.source === 'gepa') return { held: true, reasons: ['externally evaluated revisions require approval'] };
@@ -39,7 +28,7 @@ function holdReasons(candidate: GateCandidate, policy: HumanGatePolicy): string[
   if (policy === 'none') return [];
   if (policy === 'always') return ['policy "always" holds every revision'];
   if (policy === 'create_only') return candidate.action === 'create' ? ['policy "create_only" holds new skills'] : [];
-  const custom = CustomHumanGatePolicySchema.parse(policy);
+  const custom = checkedCustomPolicy(policy);
   const reasons: string[] = [];
   if (custom.holdActions?.includes(candidate.action)) reasons.push(`policy holds ${candidate.action} revisions`);
   if (custom.holdSources?.includes(candidate.source)) reasons.push(`policy holds revisions from ${candidate.source}`);
@@ -49,4 +38,29 @@ function holdReasons(candidate: GateCandidate, policy: HumanGatePolicy): string[
     if (names.some((n) => pattern.test(n))) reasons.push(`skill name matches /${custom.holdNamePattern}/`);
   }
   return reasons;
+}
+
+const ACTIONS: readonly RevisionAction[] = ['create', 'update', 'delete'];
+const SOURCES: readonly RevisionSource[] = ['reviewer', 'gepa', 'rollback', 'manual'];
+const CUSTOM_KEYS = ['holdActions', 'holdSources', 'holdNamePattern'];
+
+/**
+ * The rules of CustomHumanGatePolicySchema, checked without zod (this runs in workflow
+ * code, which must stay cheap to instantiate; a unit test keeps the two in agreement).
+ * Throws on the first problem; the gate turns that into a hold.
+ */
+function checkedCustomPolicy(policy: unknown): CustomHumanGatePolicy {
+  if (typeof policy !== 'object' || policy === null || Array.isArray(policy)) throw new Error(`unknown human gate policy ${JSON.stringify(policy)}`);
+  const p = policy as Record<string, unknown>;
+  const unknownKeys = Object.keys(p).filter((k) => !CUSTOM_KEYS.includes(k));
+  if (unknownKeys.length > 0) throw new Error(`unknown human gate policy keys: ${unknownKeys.join(', ')}`);
+  const listOf = (key: string, allowed: readonly string[]) => {
+    const v = p[key];
+    if (v !== undefined && !(Array.isArray(v) && v.every((x) => allowed.includes(x)))) throw new Error(`${key} must be a list of ${allowed.join(' | ')}`);
+  };
+  listOf('holdActions', ACTIONS);
+  listOf('holdSources', SOURCES);
+  const pattern = p.holdNamePattern;
+  if (pattern !== undefined && !(typeof pattern === 'string' && pattern.length <= 500)) throw new Error('holdNamePattern must be a string of at most 500 characters');
+  return p as CustomHumanGatePolicy;
 }

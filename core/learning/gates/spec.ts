@@ -2,7 +2,7 @@ import type { ExistingSkill } from '../../schemas/review';
 import type { GateReport } from '../../schemas/revision';
 import { utf8ByteLength } from '../../skills/bounding';
 import { skillIdForName } from '../../skills/scope-key';
-import { renderSkillMarkdown } from '../../skills/skill-markdown';
+import { renderSkillMarkdown } from '../../skills/skill-markdown-render';
 import { findGenericParent, findQuantifiedSiblingParent, normalizeSkillName } from '../reconcile';
 import { SKIPPED_FOR_DELETE, type GateCandidate } from './types';
 

@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc/PID/stat (Linux). */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may contain spaces) start after the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
+  return (ticks * 1000) / 100; // CLK_TCK is 100 on Linux
+}
+
+export interface StartedProcess {
+  child: ChildProcess;
+  pid: number;
+  /** ms from spawn until the ready line appeared. */
+  readyMs: number;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Spawns `command args` and resolves once `readyLine` appears on stdout or stderr. */
+export function startProcess(command: string, args: string[], opts: { env?: NodeJS.ProcessEnv; readyLine: string; cwd?: string; timeoutMs?: number }): Promise<StartedProcess> {
+  const t0 = performance.now();
+  const child = spawn(command, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${command} ${args.join(' ')}: not ready after ${opts.timeoutMs ?? 120_000} ms:\n${out}`)), opts.timeoutMs ?? 120_000);
+    const onData = (chunk: Buffer) => {
+      const before = out.includes(opts.readyLine);
+      out += chunk.toString();
+      if (!before && out.includes(opts.readyLine)) {
+        clearTimeout(timer);
+        resolve({
+          child,
+          pid: child.pid!,
+          readyMs: performance.now() - t0,
+          output: () => out,
+          async stop() {
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+            await exited;
+          },
+        });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`${command} ${args.join(' ')} exited before it was ready (code ${child.exitCode}):\n${out}`));
+    });
+  });
+}
+
+/** Wall time of running `command args` to completion, in ms. */
+export function timeCommand(command: string, args: string[], env?: NodeJS.ProcessEnv): Promise<number> {
+  const t0 = performance.now();
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  return new Promise((resolve, reject) =>
+    child.once('exit', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`${command} ${args.join(' ')} exited ${code}:\n${err}`)))),
+  );
+}

@@ -1,0 +1,226 @@
+/**
+ * Learning throughput and latency against the floor of the design (bench/floor: the same
+ * workflow shape with no-op activities), on the same Temporal server with the same worker
+ * settings, each worker in its own process so its CPU can be read from /proc.
+ *
+ *   batches   N jobs submitted at once, floor/pipeline/floor interleaved, PAIRS times:
+ *             throughput ratio = pipeline / mean(floor before, floor after); latency
+ *             p50/p99 from submission to the job's close time (server clock); CPU per job
+ *             of the worker process, the S3 server and the Temporal server
+ *   one job   one job at a time, alternating floor and pipeline: p50 latency ratio
+ *   submit    startLearningJob vs a bare signalWithStart of the floor's session entity,
+ *             sequential and 20-way, alternating rounds
+ *
+ * Env: BENCH_N (default 100), BENCH_PAIRS (default 3), BENCH_SINGLE (default 10).
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { createSkillStore } from '../activities/storage';
+import { loadConfig } from '../client/config';
+import { startLearningJob } from '../client/learning';
+import type { SessionEvent } from '../core';
+import { readState } from '../infra';
+import { REPO_ROOT, stateDir } from '../infra/paths';
+import { ensureBuild } from '../scripts/build-state';
+import { FLOOR_ACTIVITY_COUNT } from './floor/workflows';
+import { cpuMs, startProcess, type StartedProcess } from './support/processes';
+import { median, percentile, spread } from './support/stats';
+import type { BenchContext, BenchFigures } from './support/types';
+
+type Kind = 'floor' | 'pipeline';
+
+interface BatchResult {
+  kind: Kind;
+  jobsPerSecond: number;
+  latenciesMs: number[];
+  workerCpuMsPerJob: number;
+  s3CpuMsPerJob: number;
+  temporalCpuMsPerJob: number;
+}
+
+const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+export async function run(ctx: BenchContext): Promise<BenchFigures> {
+  const N = num('BENCH_N', 100);
+  const PAIRS = num('BENCH_PAIRS', 3);
+  const SINGLE = num('BENCH_SINGLE', 10);
+  if (!ensureBuild((l) => ctx.log(l))) throw new Error('throughput bench: needs a current build (npm run build)');
+  const config = loadConfig();
+  const infra = readState();
+  const s3Pid = infra.services.s3!.pid;
+  const temporalPid = infra.services.temporal!.pid;
+  const runId = randomUUID().slice(0, 8);
+  const events = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'sessions', 'weather-report.json'), 'utf8')) as SessionEvent[];
+
+  ctx.log('bundling the floor workflows …');
+  const floorBundle = join(stateDir(), 'bench-floor-bundle.js');
+  writeFileSync(floorBundle, (await bundleWorkflowCode({ workflowsPath: join(__dirname, 'floor', 'workflows.ts'), logger: new DefaultLogger('WARN') })).code);
+
+  const pipeQueue = `bench-pipe-${runId}`;
+  const floorQueue = `bench-floor-${runId}`;
+  const workers: Record<Kind, StartedProcess> = {
+    pipeline: await startProcess(process.execPath, [join(REPO_ROOT, 'bin', 'evolution.js'), 'worker'], {
+      cwd: REPO_ROOT,
+      env: { EVOLUTION_TASK_QUEUE: pipeQueue, EVOLUTION_HUMAN_GATE: 'none', EVOLUTION_SHADOW_MODE: 'false' },
+      readyLine: '[worker] polling',
+    }),
+    floor: await startProcess(process.execPath, ['--require', 'tsx/cjs', join(__dirname, 'floor', 'worker.ts')], {
+      cwd: REPO_ROOT,
+      env: { FLOOR_TASK_QUEUE: floorQueue, FLOOR_BUNDLE: floorBundle },
+      readyLine: '[worker] polling',
+    }),
+  };
+  const connection = await Connection.connect({ address: config.temporal.address });
+  const client = new Client({ connection, namespace: config.temporal.namespace });
+  const store = createSkillStore(config.s3);
+  const pipeConfig = { ...config, temporal: { ...config.temporal, taskQueue: pipeQueue } };
+  let seq = 0;
+  /** Every session entity this run started: terminated at the end (they idle for 10 minutes). */
+  const sessions: string[] = [];
+
+  /** Submits one job of `kind`; returns its job workflow id. */
+  async function submit(kind: Kind): Promise<string> {
+    const i = seq++;
+    if (kind === 'pipeline') {
+      // A scope of its own per job: every job reviews, creates and publishes one skill.
+      const started = await startLearningJob({ client, store, config: pipeConfig }, { app: `bench-${runId}-${i}`, user: 'u', sessionId: 's', scopeMode: 'app', events });
+      sessions.push(started.sessionWorkflowId);
+      return started.jobWorkflowId;
+    }
+    const jobWorkflowId = `floor-job/${runId}/${i}`;
+    sessions.push(`floor-session/${runId}/${i}`);
+    await client.workflow.signalWithStart('floorSessionWorkflow', {
+      workflowId: `floor-session/${runId}/${i}`,
+      taskQueue: floorQueue,
+      args: [{}],
+      signal: 'submitSegment',
+      signalArgs: [{ segmentId: `${runId}-${i}`, jobWorkflowId }],
+    });
+    return jobWorkflowId;
+  }
+
+  async function closeTime(jobWorkflowId: string): Promise<number> {
+    for (;;) {
+      try {
+        const handle = client.workflow.getHandle(jobWorkflowId);
+        await handle.result();
+        return (await handle.describe()).closeTime!.getTime();
+      } catch (e) {
+        if (!(e instanceof WorkflowNotFoundError)) throw e;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  }
+
+  async function batch(kind: Kind, n: number): Promise<BatchResult> {
+    const worker0 = cpuMs(workers[kind].pid);
+    const s30 = cpuMs(s3Pid);
+    const temporal0 = cpuMs(temporalPid);
+    const t0 = Date.now();
+    const submitted = await Promise.all(Array.from({ length: n }, async () => ({ at: Date.now(), jobId: await submit(kind) })));
+    const closed = await Promise.all(submitted.map(async (s) => ({ ...s, closedAt: await closeTime(s.jobId) })));
+    const end = Math.max(...closed.map((c) => c.closedAt));
+    return {
+      kind,
+      jobsPerSecond: n / ((end - t0) / 1000),
+      latenciesMs: closed.map((c) => c.closedAt - c.at),
+      workerCpuMsPerJob: (cpuMs(workers[kind].pid) - worker0) / n,
+      s3CpuMsPerJob: (cpuMs(s3Pid) - s30) / n,
+      temporalCpuMsPerJob: (cpuMs(temporalPid) - temporal0) / n,
+    };
+  }
+
+  try {
+    ctx.log(`warm-up (5 jobs each) …`);
+    await batch('floor', 5);
+    await batch('pipeline', 5);
+
+    const pairs: Array<{ floor: BatchResult[]; pipeline: BatchResult }> = [];
+    for (let p = 0; p < PAIRS; p++) {
+      const a1 = await batch('floor', N);
+      const b = await batch('pipeline', N);
+      const a2 = await batch('floor', N);
+      pairs.push({ floor: [a1, a2], pipeline: b });
+      const fl = (f: (r: BatchResult) => number) => (f(a1) + f(a2)) / 2;
+      ctx.log(
+        `pair ${p + 1}/${PAIRS} (N=${N}): floor ${fl((r) => r.jobsPerSecond).toFixed(2)} jobs/s, pipeline ${b.jobsPerSecond.toFixed(2)} jobs/s → ${(b.jobsPerSecond / fl((r) => r.jobsPerSecond)).toFixed(2)}x; ` +
+          `worker CPU/job ${b.workerCpuMsPerJob.toFixed(0)} vs ${fl((r) => r.workerCpuMsPerJob).toFixed(0)} ms; S3 CPU/job ${b.s3CpuMsPerJob.toFixed(0)} vs ${fl((r) => r.s3CpuMsPerJob).toFixed(0)} ms`,
+      );
+    }
+    const ratio = (f: (r: BatchResult) => number) => pairs.map((p) => f(p.pipeline) / ((f(p.floor[0]!) + f(p.floor[1]!)) / 2));
+    const floorMean = (f: (r: BatchResult) => number) => median(pairs.map((p) => (f(p.floor[0]!) + f(p.floor[1]!)) / 2));
+    const pipeMedian = (f: (r: BatchResult) => number) => median(pairs.map((p) => f(p.pipeline)));
+    const p50 = (r: BatchResult) => percentile(r.latenciesMs, 50);
+    const p99 = (r: BatchResult) => percentile(r.latenciesMs, 99);
+
+    ctx.log(`one job at a time (${SINGLE} each, alternating) …`);
+    const single: Record<Kind, number[]> = { floor: [], pipeline: [] };
+    for (let i = 0; i < SINGLE; i++) {
+      for (const kind of ['floor', 'pipeline'] as const) {
+        const at = Date.now();
+        const id = await submit(kind);
+        single[kind].push((await closeTime(id)) - at);
+      }
+    }
+
+    ctx.log('startLearningJob vs bare signalWithStart (sequential and 20-way, alternating rounds) …');
+    const calls = { seqBare: [] as number[], seqStart: [] as number[], parBare: [] as number[], parStart: [] as number[] };
+    const submittedJobs: string[] = [];
+    const timed = async (kind: Kind) => {
+      const t = performance.now();
+      submittedJobs.push(await submit(kind));
+      return performance.now() - t;
+    };
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 20; i++) calls.seqBare.push(await timed('floor'));
+      for (let i = 0; i < 20; i++) calls.seqStart.push(await timed('pipeline'));
+      calls.parBare.push(...(await Promise.all(Array.from({ length: 20 }, () => timed('floor')))));
+      calls.parStart.push(...(await Promise.all(Array.from({ length: 20 }, () => timed('pipeline')))));
+    }
+    ctx.log(`draining the ${submittedJobs.length} jobs those calls started …`);
+    await Promise.all(submittedJobs.map(closeTime));
+
+    const figures = {
+      n: N,
+      pairs: PAIRS,
+      activitiesPerJob: FLOOR_ACTIVITY_COUNT,
+      throughputRatio: median(ratio((r) => r.jobsPerSecond)),
+      throughputRatios: ratio((r) => r.jobsPerSecond),
+      jobsPerSecond: { floor: floorMean((r) => r.jobsPerSecond), pipeline: pipeMedian((r) => r.jobsPerSecond) },
+      latencyP50Ms: { floor: floorMean(p50), pipeline: pipeMedian(p50), ratios: ratio(p50) },
+      latencyP99Ms: { floor: floorMean(p99), pipeline: pipeMedian(p99), ratios: ratio(p99) },
+      workerCpuMsPerJob: { floor: floorMean((r) => r.workerCpuMsPerJob), pipeline: pipeMedian((r) => r.workerCpuMsPerJob), ratios: ratio((r) => r.workerCpuMsPerJob) },
+      s3CpuMsPerJob: { floor: floorMean((r) => r.s3CpuMsPerJob), pipeline: pipeMedian((r) => r.s3CpuMsPerJob) },
+      temporalCpuMsPerJob: { floor: floorMean((r) => r.temporalCpuMsPerJob), pipeline: pipeMedian((r) => r.temporalCpuMsPerJob), ratios: ratio((r) => r.temporalCpuMsPerJob) },
+      singleJobLatencyMs: { floor: median(single.floor), pipeline: median(single.pipeline), ratio: median(single.pipeline) / median(single.floor) },
+      submitMs: {
+        sequential: { bare: median(calls.seqBare), startLearningJob: median(calls.seqStart), ratio: median(calls.seqStart) / median(calls.seqBare) },
+        parallel20: { bare: median(calls.parBare), startLearningJob: median(calls.parStart), ratio: median(calls.parStart) / median(calls.parBare) },
+      },
+    };
+    const ms = (v: number) => `${v.toFixed(0)} ms`;
+    ctx.log(`throughput pipeline/floor      ${spread(figures.throughputRatios)}   (${figures.jobsPerSecond.pipeline.toFixed(2)} vs ${figures.jobsPerSecond.floor.toFixed(2)} jobs/s, N=${N}, ${PAIRS} A/B/A pairs)`);
+    ctx.log(`latency p50 pipeline/floor     ${spread(figures.latencyP50Ms.ratios)}   (${ms(figures.latencyP50Ms.pipeline)} vs ${ms(figures.latencyP50Ms.floor)})`);
+    ctx.log(`latency p99 pipeline/floor     ${spread(figures.latencyP99Ms.ratios)}   (${ms(figures.latencyP99Ms.pipeline)} vs ${ms(figures.latencyP99Ms.floor)})`);
+    ctx.log(`worker CPU per job             ${spread(figures.workerCpuMsPerJob.ratios)}   (${ms(figures.workerCpuMsPerJob.pipeline)} vs ${ms(figures.workerCpuMsPerJob.floor)})`);
+    ctx.log(`S3 server CPU per job          ${ms(figures.s3CpuMsPerJob.pipeline)} vs ${ms(figures.s3CpuMsPerJob.floor)}`);
+    ctx.log(`Temporal server CPU per job    ${spread(figures.temporalCpuMsPerJob.ratios)}   (${ms(figures.temporalCpuMsPerJob.pipeline)} vs ${ms(figures.temporalCpuMsPerJob.floor)})`);
+    ctx.log(`one job at a time, p50         ${figures.singleJobLatencyMs.ratio.toFixed(2)}x   (${ms(figures.singleJobLatencyMs.pipeline)} vs ${ms(figures.singleJobLatencyMs.floor)})`);
+    ctx.log(`startLearningJob/signalWithStart sequential ${figures.submitMs.sequential.ratio.toFixed(2)}x (${ms(figures.submitMs.sequential.startLearningJob)} vs ${ms(figures.submitMs.sequential.bare)}), 20-way ${figures.submitMs.parallel20.ratio.toFixed(2)}x (${ms(figures.submitMs.parallel20.startLearningJob)} vs ${ms(figures.submitMs.parallel20.bare)})`);
+    return figures;
+  } finally {
+    await terminateAll(client, sessions);
+    await connection.close();
+    await Promise.all(Object.values(workers).map((w) => w.stop()));
+  }
+}
+
+/** Ends the idle session entities, so no workflow of this run is left waiting for a worker that is gone. */
+async function terminateAll(client: Client, workflowIds: string[]): Promise<void> {
+  for (let i = 0; i < workflowIds.length; i += 20) {
+    await Promise.all(workflowIds.slice(i, i + 20).map((id) => client.workflow.getHandle(id).terminate('benchmark finished').catch(() => undefined)));
+  }
+}

@@ -1,0 +1,85 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.hostPortOf = hostPortOf;
+exports.ensureReachable = ensureReachable;
+exports.isTransientServiceError = isTransientServiceError;
+exports.explainUnreachable = explainUnreachable;
+const node_net_1 = require("node:net");
+const errors_1 = require("./errors");
+const SERVICES = {
+    temporal: { label: 'Temporal', variable: 'TEMPORAL_ADDRESS', address: (c) => c.temporal.address },
+    s3: { label: 'S3', variable: 'S3_ENDPOINT', address: (c) => c.s3.endpoint },
+    model: { label: 'the model endpoint', variable: 'OPENAI_BASE_URL', address: (c) => c.llm.baseURL },
+};
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const PROBE_TIMEOUT_MS = 2_000;
+function unavailable(kind, config, detail, cause) {
+    const s = SERVICES[kind];
+    return new errors_1.ServiceUnavailableError(s.label, s.address(config), `run \`npx evolution infra up\` for the local services, or set ${s.variable} to where it runs`, { detail, cause });
+}
+/** host and port of `host:port` or of a URL. */
+function hostPortOf(address) {
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(address)) {
+        const u = new URL(address);
+        return { host: u.hostname.replace(/^\[|\]$/g, ''), port: u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80 };
+    }
+    const i = address.lastIndexOf(':');
+    return { host: address.slice(0, i).replace(/^\[|\]$/g, ''), port: Number(address.slice(i + 1)) };
+}
+function tcpProbe(host, port, timeoutMs) {
+    return new Promise((resolve) => {
+        const socket = new node_net_1.Socket();
+        const done = (problem) => {
+            socket.destroy();
+            resolve(problem);
+        };
+        socket.setTimeout(timeoutMs, () => done(`no answer within ${timeoutMs / 1000} s`));
+        socket.once('error', (e) => done(e.code ?? e.message));
+        socket.connect(port, host, () => done(undefined));
+    });
+}
+/**
+ * Fails fast, in one line, when a service this entry point needs cannot be reached:
+ * a TCP connect to each (in parallel, at most 2 s), instead of the SDKs' own retries
+ * (a Temporal connection gives up only after 10 s).
+ */
+async function ensureReachable(config, kinds, timeoutMs = PROBE_TIMEOUT_MS) {
+    const problems = await Promise.all(kinds.map(async (kind) => {
+        const { host, port } = hostPortOf(SERVICES[kind].address(config));
+        const problem = await tcpProbe(host, port, timeoutMs);
+        return problem ? unavailable(kind, config, problem) : undefined;
+    }));
+    const first = problems.find((p) => p !== undefined);
+    if (first)
+        throw first;
+}
+/** A transport failure or a server error: the service may well answer again later. */
+function isTransientServiceError(error) {
+    for (let e = error, depth = 0; e && depth < 5; e = e.cause, depth++) {
+        if (e.code && NETWORK_CODES.has(e.code))
+            return true;
+        if (e.name === 'TimeoutError' || e.name === 'RequestTimeout' || (e.$metadata?.httpStatusCode ?? 0) >= 500)
+            return true;
+    }
+    return false;
+}
+/**
+ * The one-line explanation for a raw network error (e.g. `connect ECONNREFUSED
+ * 127.0.0.1:8333` from an SDK) when it concerns one of the configured services.
+ */
+function explainUnreachable(error, config) {
+    for (let e = error, depth = 0; e && depth < 5; e = e.cause, depth++) {
+        if (e instanceof errors_1.ServiceUnavailableError)
+            return e;
+        if (!e.code || !NETWORK_CODES.has(e.code))
+            continue;
+        for (const kind of Object.keys(SERVICES)) {
+            const { host, port } = hostPortOf(SERVICES[kind].address(config));
+            const sameHost = !e.address || e.address === host || (host === 'localhost' && ['127.0.0.1', '::1'].includes(e.address)) || e.hostname === host;
+            if (e.port === port && sameHost)
+                return unavailable(kind, config, e.code, error);
+        }
+    }
+    return undefined;
+}
+//# sourceMappingURL=reachability.js.map

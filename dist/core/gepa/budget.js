@@ -1,0 +1,89 @@
+"use strict";
+/**
+ * Metric-call accounting. One metric call = one case evaluated once (a candidate on
+ * a case; the same case under two candidates counts twice). Rules, as in the
+ * reference engine:
+ *
+ * 1. The Holdout reserve, 2 × |Holdout| (seed and winner under one paired seed), is
+ *    set aside before anything is spent.
+ * 2. The experiment may start only if seed Validation + reserve fit: |V| + 2|H| ≤ max.
+ * 3. An iteration may start only if its worst case fits beside the reserve:
+ *    used + (2 × minibatch + |V|) + 2|H| ≤ max, where minibatch = min(batch size, |F|)
+ *    and the worst case is parent minibatch + child minibatch + child Validation.
+ *    A rejected iteration spends less; the check is still for the worst case, so
+ *    an accepted child can always be validated.
+ * 4. The iteration limit is checked first (stop reason max_iterations), then the
+ *    budget (metric_budget).
+ * 5. Holdout spends |H| for the seed plus |H| for the winner when it is not the
+ *    seed (a seed winner reuses the seed's scores), always within the reserve.
+ * Hence the total never exceeds maxMetricCalls; `spendMetricCalls` enforces it.
+ */
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.MetricBudgetError = void 0;
+exports.holdoutReserve = holdoutReserve;
+exports.minibatchSize = minibatchSize;
+exports.planBudget = planBudget;
+exports.remainingMetricCalls = remainingMetricCalls;
+exports.canStartIteration = canStartIteration;
+exports.searchStopReason = searchStopReason;
+exports.spendMetricCalls = spendMetricCalls;
+exports.holdoutCalls = holdoutCalls;
+class MetricBudgetError extends Error {
+    name = 'MetricBudgetError';
+}
+exports.MetricBudgetError = MetricBudgetError;
+function holdoutReserve(holdoutSize) {
+    return 2 * holdoutSize;
+}
+function minibatchSize(reflectionBatchSize, feedbackSize) {
+    return Math.min(reflectionBatchSize, feedbackSize);
+}
+/** The budget before any spending; throws if seed Validation plus the Holdout reserve cannot fit. */
+function planBudget(shape) {
+    const reserve = holdoutReserve(shape.holdoutSize);
+    if (shape.validationSize + reserve > shape.maxMetricCalls) {
+        throw new MetricBudgetError(`maxMetricCalls ${shape.maxMetricCalls} cannot cover seed validation (${shape.validationSize} calls) ` +
+            `plus the holdout reserve (${reserve} calls = 2 × ${shape.holdoutSize} holdout cases)`);
+    }
+    return {
+        max: shape.maxMetricCalls,
+        used: 0,
+        holdoutReserve: reserve,
+        iterationCost: 2 * minibatchSize(shape.reflectionBatchSize, shape.feedbackSize) + shape.validationSize,
+    };
+}
+function remainingMetricCalls(budget) {
+    return budget.max - budget.used;
+}
+/** Rule 3: the worst case of one more iteration fits beside the Holdout reserve. */
+function canStartIteration(budget) {
+    return budget.used + budget.iterationCost + budget.holdoutReserve <= budget.max;
+}
+/** Rule 4: why the search must stop before iteration number `completedIterations`, or undefined to go on. */
+function searchStopReason(budget, completedIterations, maxIterations) {
+    if (completedIterations >= maxIterations)
+        return 'max_iterations';
+    if (!canStartIteration(budget))
+        return 'metric_budget';
+    return undefined;
+}
+/**
+ * Records `calls` evaluations. During search (the default) the Holdout reserve is
+ * untouchable; in the `holdout` phase it may be used. Overspending is a bug in the
+ * caller, so it throws.
+ */
+function spendMetricCalls(budget, calls, phase = 'search') {
+    if (!Number.isInteger(calls) || calls < 0)
+        throw new MetricBudgetError(`metric calls must be a non-negative integer, got ${calls}`);
+    const limit = phase === 'search' ? budget.max - budget.holdoutReserve : budget.max;
+    if (budget.used + calls > limit) {
+        throw new MetricBudgetError(`spending ${calls} ${phase} metric calls would exceed the budget ` +
+            `(${budget.used} of ${budget.max} used, ${budget.holdoutReserve} reserved for holdout)`);
+    }
+    return { ...budget, used: budget.used + calls };
+}
+/** Holdout calls still to spend: the seed always, the winner unless it is the seed. */
+function holdoutCalls(holdoutSize, winnerIsSeed) {
+    return winnerIsSeed ? holdoutSize : 2 * holdoutSize;
+}
+//# sourceMappingURL=budget.js.map

@@ -1,0 +1,50 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.EvaluationContractError = void 0;
+exports.alignEvaluations = alignEvaluations;
+exports.scoreTotal = scoreTotal;
+const gepa_1 = require("../schemas/gepa");
+class EvaluationContractError extends Error {
+    name = 'EvaluationContractError';
+}
+exports.EvaluationContractError = EvaluationContractError;
+/**
+ * Checks an evaluator's answer against the cases it was given (exactly one valid
+ * evaluation per case, no strangers, no duplicates) and returns the evaluations
+ * and scores in case order.
+ */
+function alignEvaluations(caseIds, raw) {
+    const problems = [];
+    const wanted = new Set(caseIds);
+    const byId = new Map();
+    raw.forEach((item, index) => {
+        const parsed = gepa_1.EvaluationSchema.safeParse(item);
+        if (!parsed.success) {
+            problems.push(`evaluation #${index + 1}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+            return;
+        }
+        const e = parsed.data;
+        if (!wanted.has(e.caseId))
+            problems.push(`evaluation for unexpected case "${e.caseId}"`);
+        else if (byId.has(e.caseId))
+            problems.push(`duplicate evaluation for case "${e.caseId}"`);
+        else
+            byId.set(e.caseId, e);
+    });
+    const missing = caseIds.filter((id) => !byId.has(id) && !problems.some((p) => p.includes(`"${id}"`)));
+    if (missing.length > 0)
+        problems.push(`no evaluation for case${missing.length > 1 ? 's' : ''} ${missing.map((id) => `"${id}"`).join(', ')}`);
+    if (problems.length > 0) {
+        throw new EvaluationContractError(`evaluator broke its contract (${caseIds.length} cases sent, ${raw.length} evaluations returned): ${problems.join('; ')}`);
+    }
+    const evaluations = caseIds.map((id) => byId.get(id));
+    return { evaluations, scores: evaluations.map((e) => e.score) };
+}
+/** Sum of scores in the given order (both sides of a paired comparison add in the same order). */
+function scoreTotal(scores) {
+    let total = 0;
+    for (const s of scores)
+        total += s;
+    return total;
+}
+//# sourceMappingURL=evaluations.js.map

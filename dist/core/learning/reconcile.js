@@ -1,0 +1,371 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.normalizeSkillName = normalizeSkillName;
+exports.findExistingSkill = findExistingSkill;
+exports.reconcileDecision = reconcileDecision;
+exports.reviewDecisionProblem = reviewDecisionProblem;
+exports.isTaskVariantSeparator = isTaskVariantSeparator;
+exports.quantifiedFamilyKey = quantifiedFamilyKey;
+exports.findQuantifiedSiblingParent = findQuantifiedSiblingParent;
+exports.significantWords = significantWords;
+exports.jaccard = jaccard;
+const scope_key_1 = require("../skills/scope-key");
+const skill_markdown_render_1 = require("../skills/skill-markdown-render");
+const bounding_1 = require("../skills/bounding");
+/** Lowercase, trimmed, whitespace runs collapsed; other punctuation kept (the superset rule reads it). */
+function normalizeSkillName(name) {
+    return name.trim().toLowerCase().replace(/[ \t\n\r]+/g, ' ');
+}
+/** The existing skill a decision entry names: same normalized name, exact spelling first, then managed ones. */
+function findExistingSkill(name, existing) {
+    const norm = normalizeSkillName(name);
+    const matches = existing.filter((e) => normalizeSkillName(e.name) === norm && norm !== '');
+    return matches.find((e) => e.name === name) ?? matches.find((e) => e.managed) ?? matches[0];
+}
+function reconcileDecision(decision, existing) {
+    const state = { creates: [], updates: [], deletions: [], events: [] };
+    normalize(decision, state);
+    checkExplicitTargets(state, existing);
+    dedupCreates(state);
+    rewriteCreates(state, existing, supersetRule);
+    rewriteCreates(state, existing, quantifiedSiblingRule);
+    rewriteCreates(state, existing, wordOverlapRule);
+    isolateWrites(state, existing);
+    return {
+        decision: { skip_reason: decision.skip_reason, creates: state.creates, updates: state.updates, deletions: state.deletions },
+        events: state.events,
+    };
+}
+/** The reviewer's answer is contradictory when it both skips and proposes changes. */
+function reviewDecisionProblem(decision) {
+    const changes = decision.creates.length + decision.updates.length + decision.deletions.length;
+    if (decision.skip_reason.trim() !== '' && changes > 0)
+        return 'skip_reason cannot coexist with creates, updates or deletions';
+    return undefined;
+}
+function normalize(decision, state) {
+    // One list per skill: deleting beats rewriting beats creating (the reference's priority).
+    const claimed = new Map();
+    const claim = (list, name) => {
+        const key = normalizeSkillName(name);
+        const owner = claimed.get(key);
+        if (owner === undefined) {
+            claimed.set(key, list);
+            return true;
+        }
+        state.events.push(owner === list
+            ? { kind: 'drop_intra_batch_duplicate', list, original: name, reason: `the same skill name appears earlier in ${list}` }
+            : { kind: 'drop_cross_list_conflict', list, original: name, reason: `the same skill name is already in ${owner}, which takes priority` });
+        return false;
+    };
+    for (const raw of decision.deletions) {
+        const name = raw.trim();
+        if (name === '')
+            state.events.push({ kind: 'drop_invalid', list: 'deletions', original: raw, reason: 'deletion names no skill' });
+        else if (claim('deletions', name))
+            state.deletions.push(name);
+    }
+    for (const upd of decision.updates) {
+        const name = upd.name.trim();
+        if (name === '') {
+            state.events.push({ kind: 'drop_invalid', list: 'updates', original: upd.name, reason: 'update names no skill' });
+            continue;
+        }
+        // The target's identity is fixed by the update's name, whatever new_spec.name says.
+        if (claim('updates', name))
+            state.updates.push({ name, reason: upd.reason.trim(), new_spec: { ...(0, skill_markdown_render_1.normalizeSkillSpec)(upd.new_spec), name } });
+    }
+    for (const spec of decision.creates) {
+        const normalized = (0, skill_markdown_render_1.normalizeSkillSpec)(spec);
+        if (normalized.name === '') {
+            state.events.push({ kind: 'drop_invalid', list: 'creates', original: spec.name, reason: 'new skill has no name' });
+            continue;
+        }
+        // Same-name creates are left to Rule 2, which reports them as intra-batch duplicates.
+        const key = normalizeSkillName(normalized.name);
+        const owner = claimed.get(key);
+        if (owner === 'deletions' || owner === 'updates') {
+            state.events.push({ kind: 'drop_cross_list_conflict', list: 'creates', original: spec.name, reason: `the same skill name is already in ${owner}, which takes priority` });
+            continue;
+        }
+        state.creates.push(normalized);
+    }
+}
+/** Explicit updates and deletions must name an existing, managed skill; their names take its exact spelling. */
+function checkExplicitTargets(state, existing) {
+    state.updates = state.updates.filter((upd) => {
+        const target = resolveWritableTarget(state, existing, 'updates', upd.name);
+        if (!target)
+            return false;
+        upd.name = target.name;
+        upd.new_spec = { ...upd.new_spec, name: target.name };
+        return true;
+    });
+    state.deletions = state.deletions.flatMap((name) => {
+        const target = resolveWritableTarget(state, existing, 'deletions', name);
+        return target ? [target.name] : [];
+    });
+}
+function resolveWritableTarget(state, existing, list, name) {
+    const target = findExistingSkill(name, existing);
+    const verb = list === 'updates' ? 'update' : 'delete';
+    if (!target) {
+        state.events.push({ kind: 'drop_unknown_target', list, original: name, reason: `cannot ${verb} "${name}": no existing skill has that name` });
+        return undefined;
+    }
+    if (!target.managed) {
+        state.events.push({ kind: 'drop_unmanaged_target', list, original: name, target: target.name, reason: `cannot ${verb} "${target.name}": it is outside the managed area` });
+        return undefined;
+    }
+    return target;
+}
+// ---------------------------------------------------------------------------
+// Rule 2: intra-batch dedup
+/** when_to_use plus ordered steps, case- and edge-whitespace-insensitive; empty when either is missing. */
+function shapeKey(spec) {
+    const when = spec.when_to_use.trim().toLowerCase();
+    if (when === '' || spec.steps.length === 0)
+        return '';
+    return `${when}\u001f${spec.steps.map((s) => s.trim().toLowerCase()).join('\u001e')}`;
+}
+function dedupCreates(state) {
+    const byName = new Map();
+    const byShape = new Map();
+    state.creates = state.creates.filter((spec) => {
+        const name = normalizeSkillName(spec.name);
+        const firstByName = byName.get(name);
+        if (firstByName !== undefined) {
+            state.events.push({ kind: 'drop_intra_batch_duplicate', list: 'creates', original: spec.name, reason: `normalized name matches earlier candidate "${firstByName}"` });
+            return false;
+        }
+        const shape = shapeKey(spec);
+        const firstByShape = shape === '' ? undefined : byShape.get(shape);
+        if (firstByShape !== undefined) {
+            state.events.push({ kind: 'drop_intra_batch_duplicate', list: 'creates', original: spec.name, reason: `when_to_use+steps shape matches earlier candidate "${firstByShape}"` });
+            return false;
+        }
+        byName.set(name, spec.name);
+        if (shape !== '')
+            byShape.set(shape, spec.name);
+        return true;
+    });
+}
+function rewriteCreates(state, existing, rule) {
+    if (state.creates.length === 0 || existing.length === 0)
+        return;
+    const match = rule.matcher(existing);
+    // Updates already present, including those produced by earlier rules, are claims on their targets.
+    const claimed = new Set(state.updates.map((u) => normalizeSkillName(u.name)));
+    const deleting = new Set(state.deletions.map(normalizeSkillName));
+    const rewritten = new Set();
+    state.creates = state.creates.filter((candidate) => {
+        const m = match(candidate);
+        if (!m)
+            return true;
+        const targetKey = normalizeSkillName(m.target);
+        // Delete-then-create is the reviewer's explicit choice; leave it visible.
+        if (deleting.has(targetKey))
+            return true;
+        if (rewritten.has(targetKey)) {
+            state.events.push({ kind: 'drop_intra_batch_duplicate', list: 'creates', original: candidate.name, target: m.target, reason: rule.duplicateReason });
+            return false;
+        }
+        if (claimed.has(targetKey)) {
+            state.events.push({ kind: 'drop_conflicts_with_existing_update', list: 'creates', original: candidate.name, target: m.target, reason: rule.conflictReason });
+            return false;
+        }
+        state.updates.push({
+            name: m.target,
+            new_spec: { ...candidate, name: m.target },
+            reason: `auto-merged by reconciler: candidate "${candidate.name}" ${m.detail} "${m.target}"`,
+        });
+        rewritten.add(targetKey);
+        state.events.push({ kind: rule.kind, list: 'creates', original: candidate.name, target: m.target, reason: `candidate ${m.detail} "${m.target}"` });
+        return false;
+    });
+}
+/** Existing names by descending normalized length (stable), so the longest parent wins. */
+function indexByLengthDesc(existing) {
+    return existing
+        .map((e) => ({ norm: normalizeSkillName(e.name), name: e.name }))
+        .filter((e) => e.norm !== '')
+        .map((e, i) => ({ ...e, i }))
+        .sort((a, b) => b.norm.length - a.norm.length || a.i - b.i)
+        .map(({ norm, name }) => ({ norm, name }));
+}
+const VARIANT_SEPARATORS = new Set(['-', ':', '(', '[', '/', '|', '_', '.']);
+/** Whether what follows a shared prefix starts like a per-instance suffix: " - X", "(X)", " v2", ... */
+function isTaskVariantSeparator(rest) {
+    if (rest === '')
+        return false;
+    const isVersion = (s) => (s[0] === 'v' || s[0] === 'V') && s.length >= 2 && s[1] >= '0' && s[1] <= '9';
+    if (VARIANT_SEPARATORS.has(rest[0]))
+        return true;
+    if (rest[0] === ' ' || rest[0] === '\t') {
+        const trimmed = rest.replace(/^[ \t]+/, '');
+        if (trimmed === '')
+            return false;
+        return VARIANT_SEPARATORS.has(trimmed[0]) || isVersion(trimmed);
+    }
+    return isVersion(rest);
+}
+const supersetRule = {
+    kind: 'rewrite_to_update',
+    duplicateReason: 'another candidate already mapped to this parent during reconciliation',
+    conflictReason: 'the reviewer already emitted an explicit update for this parent',
+    matcher: (existing) => {
+        const parents = indexByLengthDesc(existing);
+        return (candidate) => {
+            const cand = normalizeSkillName(candidate.name);
+            for (const p of parents) {
+                if (p.norm.length > cand.length)
+                    continue;
+                if (cand === p.norm)
+                    return { target: p.name, detail: 'has the same name as existing skill' };
+                if (cand.startsWith(p.norm) && isTaskVariantSeparator(cand.slice(p.norm.length))) {
+                    return { target: p.name, detail: 'is a strict task-variant superset of existing skill' };
+                }
+            }
+            return undefined;
+        };
+    },
+};
+// ---------------------------------------------------------------------------
+// Rule 3: quantified siblings
+const EXPLICIT_COUNT = /\b\d+\s+([a-z][a-z0-9_-]*)\b/g;
+const MULTIPLICITY_MARKER = /\b(?:multi(?:-|\s+)|multiple\s+|several\s+|many\s+)([a-z][a-z0-9_-]*)\b/g;
+function singularize(word) {
+    if (word.endsWith('ies') && word.length > 3)
+        return `${word.slice(0, -3)}y`;
+    if (/(ches|shes|sses|xes|zes)$/.test(word))
+        return word.slice(0, -2);
+    if (word.endsWith('s') && word.length > 1 && !word.endsWith('ss'))
+        return word.slice(0, -1);
+    return word;
+}
+function normalizeCountedUnit(unit) {
+    const trimmed = unit.replace(/^[ \t_-]+|[ \t_-]+$/g, '');
+    if (trimmed === '')
+        return '';
+    return trimmed.replace(/_/g, '-').split('-').map(singularize).join('-');
+}
+/**
+ * A normalized name with every quantity ("3 cities", "multi-city",
+ * "multiple dishes") replaced by `<count:unit>`, so count-specific and generic
+ * siblings share a family key.
+ */
+function quantifiedFamilyKey(norm) {
+    if (norm === '')
+        return '';
+    return norm
+        .replace(EXPLICIT_COUNT, (_m, unit) => `<count:${normalizeCountedUnit(unit)}>`)
+        .replace(MULTIPLICITY_MARKER, (_m, unit) => `<count:${normalizeCountedUnit(unit)}>`);
+}
+const hasExplicitCount = (norm) => new RegExp(EXPLICIT_COUNT.source).test(norm);
+const hasMultiplicityMarker = (norm) => new RegExp(MULTIPLICITY_MARKER.source).test(norm);
+/**
+ * The existing generic skill a count-specific name belongs to, if any. Only a
+ * generic parent qualifies (multi-/multiple/several/many, or no count at all):
+ * with only other count-specific siblings there is no canonical one to pick.
+ */
+function findQuantifiedSiblingParent(candidateName, existing) {
+    const cand = normalizeSkillName(candidateName);
+    const family = quantifiedFamilyKey(cand);
+    if (family === '' || family === cand)
+        return undefined;
+    for (const p of indexByLengthDesc(existing)) {
+        if (p.norm === cand || quantifiedFamilyKey(p.norm) !== family)
+            continue;
+        if (hasMultiplicityMarker(p.norm) || !hasExplicitCount(p.norm))
+            return p.name;
+    }
+    return undefined;
+}
+const quantifiedSiblingRule = {
+    kind: 'rewrite_quantified_sibling_to_update',
+    duplicateReason: 'another quantified sibling already mapped to this generic parent during reconciliation',
+    conflictReason: 'the reviewer already emitted an explicit update for the generic sibling parent',
+    matcher: (existing) => (candidate) => {
+        const target = findQuantifiedSiblingParent(candidate.name, existing);
+        return target === undefined ? undefined : { target, detail: 'is a count-specific sibling of existing generic skill' };
+    },
+};
+// ---------------------------------------------------------------------------
+// Rule 4: word overlap
+const STOP_WORDS = new Set(('the and for with from that this are was were been being have has had does did will would could should may might shall ' +
+    'can not but yet also then than when where how what which who whom its each every all any few more most other some such ' +
+    'into over under between through about using multi multiple').split(' '));
+/** Lowercased name words of 3+ bytes that are not stop words (`-`, `_`, `.` separate words). */
+function significantWords(name) {
+    return new Set(name
+        .toLowerCase()
+        .replace(/[-_.]/g, ' ')
+        .split(/\s+/)
+        .filter((w) => w !== '' && (0, bounding_1.utf8ByteLength)(w) >= 3 && !STOP_WORDS.has(w)));
+}
+function overlap(a, b) {
+    let n = 0;
+    for (const w of a)
+        if (b.has(w))
+            n++;
+    return n;
+}
+function jaccard(a, b) {
+    if (a.size === 0 || b.size === 0)
+        return 0;
+    const shared = overlap(a, b);
+    return shared / (a.size + b.size - shared);
+}
+const WORD_OVERLAP_THRESHOLD = 0.5;
+const WORD_OVERLAP_MIN_SHARED = 2;
+const wordOverlapRule = {
+    kind: 'rewrite_word_overlap_to_update',
+    duplicateReason: 'another candidate already mapped to this target via word overlap',
+    conflictReason: 'the reviewer already emitted an explicit update for this target',
+    matcher: (existing) => {
+        const indexed = existing.map((e) => ({ name: e.name, norm: normalizeSkillName(e.name), words: significantWords(e.name) })).filter((e) => e.words.size >= 2);
+        return (candidate) => {
+            const words = significantWords(candidate.name);
+            if (words.size < 2 || indexed.length === 0)
+                return undefined;
+            const cand = normalizeSkillName(candidate.name);
+            let best;
+            let bestScore = 0;
+            for (const e of indexed) {
+                // Prefix pairs belong to Rules 1 and 3.
+                if (cand.startsWith(e.norm) || e.norm.startsWith(cand))
+                    continue;
+                const score = jaccard(words, e.words);
+                if (score > bestScore) {
+                    bestScore = score;
+                    best = e;
+                }
+            }
+            if (!best || bestScore < WORD_OVERLAP_THRESHOLD || overlap(words, best.words) < WORD_OVERLAP_MIN_SHARED)
+                return undefined;
+            return { target: best.name, detail: `has ${(bestScore * 100).toFixed(0)}% significant-word overlap with existing skill` };
+        };
+    },
+};
+// ---------------------------------------------------------------------------
+// Write isolation for what the rules produced
+function isolateWrites(state, existing) {
+    state.updates = state.updates.filter((upd) => {
+        const target = findExistingSkill(upd.name, existing);
+        if (target && !target.managed) {
+            state.events.push({ kind: 'drop_unmanaged_target', list: 'updates', original: upd.name, target: target.name, reason: `cannot update "${target.name}": it is outside the managed area` });
+            return false;
+        }
+        return true;
+    });
+    // A create whose id is an unmanaged skill's id would overwrite it.
+    state.creates = state.creates.filter((spec) => {
+        const id = (0, scope_key_1.skillIdForName)(spec.name);
+        const target = existing.find((e) => !e.managed && (e.skillId === id || (0, scope_key_1.skillIdForName)(e.name) === id));
+        if (!target)
+            return true;
+        state.events.push({ kind: 'drop_unmanaged_target', list: 'creates', original: spec.name, target: target.name, reason: `cannot create "${spec.name}": it would replace "${target.name}", which is outside the managed area` });
+        return false;
+    });
+}
+//# sourceMappingURL=reconcile.js.map

@@ -1,0 +1,68 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.infraCommand = infraCommand;
+const index_1 = require("./index");
+const USAGE = 'usage: evolution infra up|down|status|env [--json] [--only s3,temporal,model]';
+/** `evolution infra …`: returns the process exit code. */
+async function infraCommand(argv) {
+    const [action, ...rest] = argv;
+    const json = rest.includes('--json');
+    const onlyIdx = rest.indexOf('--only');
+    const only = onlyIdx >= 0 ? (rest[onlyIdx + 1] ?? '').split(',').filter(Boolean) : undefined;
+    const bad = only?.find((s) => !['s3', 'temporal', 'model'].includes(s));
+    if (bad) {
+        console.error(`unknown service "${bad}" (known: s3, temporal, model)`);
+        return 2;
+    }
+    const log = (line) => console.error(`[infra] ${line}`);
+    switch (action) {
+        case 'up': {
+            const state = await (0, index_1.infraUp)({ only, log });
+            const env = (0, index_1.infraEnv)(state);
+            if (json)
+                console.log(JSON.stringify({ env, services: state.services }, null, 2));
+            else
+                for (const [k, v] of Object.entries(env))
+                    console.log(`${k}=${v}`);
+            return 0;
+        }
+        case 'down':
+            await (0, index_1.infraDown)({ only });
+            if (!json)
+                console.log('local services stopped');
+            else
+                console.log(JSON.stringify({ stopped: only ?? ['s3', 'temporal', 'model'] }));
+            return 0;
+        case 'status': {
+            const status = await (0, index_1.infraStatus)();
+            if (json)
+                console.log(JSON.stringify(status, null, 2));
+            else {
+                for (const s of status.services)
+                    console.log(`${s.name.padEnd(9)} ${s.healthy ? 'healthy' : s.running ? 'running (unhealthy)' : 'stopped'}${s.endpoint ? `  ${s.endpoint}` : ''}${s.pid ? `  pid ${s.pid}` : ''}`);
+                for (const [n, b] of Object.entries(status.binaries))
+                    console.log(`${n.padEnd(21)} ${b.installed ? 'installed' : 'absent'}  ${b.version}  ${b.path}`);
+            }
+            return status.services.every((s) => s.healthy) ? 0 : 1;
+        }
+        case 'env': {
+            const env = (0, index_1.infraEnv)((0, index_1.readState)());
+            if (json)
+                console.log(JSON.stringify(env, null, 2));
+            else
+                for (const [k, v] of Object.entries(env))
+                    console.log(`export ${k}=${v}`);
+            return 0;
+        }
+        default:
+            console.error(USAGE);
+            return 2;
+    }
+}
+if (require.main === module) {
+    infraCommand(process.argv.slice(2)).then((code) => process.exit(code), (e) => {
+        console.error(`infra: ${e.message}`);
+        process.exit(1);
+    });
+}
+//# sourceMappingURL=cli.js.map

@@ -1,0 +1,64 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.approvalStatusQuery = exports.decideUpdate = exports.decideSignal = void 0;
+exports.approvalWorkflow = approvalWorkflow;
+const workflow_1 = require("@temporalio/workflow");
+const approval_decision_1 = require("../core/governance/approval-decision");
+/** Fire-and-forget decision; works from any Temporal client or `temporal workflow signal`. */
+exports.decideSignal = (0, workflow_1.defineSignal)('decide');
+/** The same decision with an answer: rejected up front when already decided or malformed. */
+exports.decideUpdate = (0, workflow_1.defineUpdate)('decideWithAnswer');
+exports.approvalStatusQuery = (0, workflow_1.defineQuery)('status');
+const { publishRevision, rejectRevision } = (0, workflow_1.proxyActivities)({
+    startToCloseTimeout: '1 minute',
+    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: ['NonRetryableStoreError'] },
+});
+function validDecision(d) {
+    const problems = (0, approval_decision_1.approvalDecisionProblems)(d);
+    return problems.length === 0 ? undefined : problems.join('; ');
+}
+/**
+ * Holds one revision (id `approval/{revisionId}`) until an approver decides or the
+ * optional timeout auto-promotes it. The wait is a durable timer: it survives worker
+ * and server restarts. Publication happens here, so the job that held the revision
+ * may be long gone.
+ */
+async function approvalWorkflow(input) {
+    const { revision, timeoutMs } = input;
+    let decision;
+    const deadline = timeoutMs === undefined ? undefined : new Date((0, workflow_1.workflowInfo)().startTime.getTime() + timeoutMs).toISOString();
+    const status = () => ({ revisionId: revision.revisionId, decided: decision !== undefined, decision, deadline });
+    (0, workflow_1.setHandler)(exports.decideSignal, (d) => {
+        // A signal cannot answer; the first valid decision wins and later ones are ignored.
+        if (decision === undefined && validDecision(d) === undefined)
+            decision = d;
+    });
+    (0, workflow_1.setHandler)(exports.decideUpdate, (d) => {
+        decision = d;
+        return status();
+    }, {
+        validator: (d) => {
+            if (decision !== undefined)
+                throw new Error(`revision ${revision.revisionId} was already ${decision.decision === 'approve' ? 'approved' : 'rejected'} by ${decision.reviewer}`);
+            const problem = validDecision(d);
+            if (problem)
+                throw new Error(problem);
+        },
+    });
+    (0, workflow_1.setHandler)(exports.approvalStatusQuery, status);
+    const decided = timeoutMs === undefined ? (await (0, workflow_1.condition)(() => decision !== undefined), true) : await (0, workflow_1.condition)(() => decision !== undefined, timeoutMs);
+    const at = new Date().toISOString(); // workflow time: deterministic
+    if (!decided) {
+        const r = await publishRevision({ revision, actor: 'auto-expire', reason: `approval timeout of ${timeoutMs} ms expired`, at, auditAction: 'auto_expire', requireParentId: input.requireParentId });
+        return { revisionId: revision.revisionId, decision: r.outcome === 'stale_parent' ? 'stale_parent' : 'auto_expired', reviewer: 'auto-expire', comment: '', finalStatus: r.status };
+    }
+    const d = decision;
+    const comment = d.comment ?? '';
+    if (d.decision === 'reject') {
+        const r = await rejectRevision({ revision, actor: d.reviewer, reason: comment || 'rejected by approver', at });
+        return { revisionId: revision.revisionId, decision: 'rejected', reviewer: d.reviewer, comment, finalStatus: r.status };
+    }
+    const r = await publishRevision({ revision, actor: d.reviewer, reason: comment || 'approved', at, auditAction: 'approve', requireParentId: input.requireParentId });
+    return { revisionId: revision.revisionId, decision: r.outcome === 'stale_parent' ? 'stale_parent' : 'approved', reviewer: d.reviewer, comment, finalStatus: r.status };
+}
+//# sourceMappingURL=approval.js.map

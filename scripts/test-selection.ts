@@ -1,0 +1,6 @@
+// Which vitest arguments `npm test` can run without the local services and the build.
+/** Only unit tests selected: positional arguments that are all paths under test/unit. */
+export function unitTestsOnly(args: readonly string[]): boolean {
+  const positionals = args.filter((a, i) => !a.startsWith('-') && !(i > 0 && /^-[a-zA-Z]$|^--(testNamePattern|project|reporter|config|root|dir)$/.test(args[i - 1])));
+  return positionals.length > 0 && positionals.every((p) => /^(\.\/)?test\/unit(\/|$)/.test(p));
+}
