@@ -1,3 +1,4 @@
+import type { Duration } from '@temporalio/common';
 import { condition, continueAsNew, defineQuery, defineSignal, getExternalWorkflowHandle, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { newerChange, SCOPE_INDEX_SIGNALS, type IndexApplied, type IndexChange } from '../core/publication/scope-index';
@@ -122,7 +123,7 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
  * has materialized pointer seq `seq` of the skill, so that when the workflow returns, an
  * agent's next refresh sees the change. A timeout is not an error: the index follows.
  */
-export function indexAcks(): { until(skillId: string, seq: number | undefined, timeout: string | number): Promise<boolean> } {
+export function indexAcks(): { until(skillId: string, seq: number | undefined, timeout: Duration): Promise<boolean> } {
   const applied = new Map<string, number>();
   setHandler(indexAppliedSignal, (a) => void applied.set(a.skillId, Math.max(applied.get(a.skillId) ?? -1, a.seq)));
   return {

@@ -1,21 +1,34 @@
 "use strict";
 Object.defineProperty(exports, "__esModule", { value: true });
 exports.recordActivities = recordActivities;
+const core_1 = require("../core");
 const errors_1 = require("./errors");
-/** Stores a gated revision (create-only, idempotent) with its audit trail. */
+/**
+ * Stores a gated revision (create-only, idempotent) with its audit trail. A revision that
+ * passed every gate (`pending`) and that the caller publishes next (`publishNow`) is stored as decided for publication (`active`; its derived
+ * status stays `pending` until its publication applies, see core revisionStatus), and its
+ * publication's log entry is its audit event: nothing else is written for it here.
+ * Returns the stored revision, which the publication reuses instead of re-reading it.
+ */
 function recordActivities({ store }) {
     return {
-        async recordRevision({ revision }) {
-            await (0, errors_1.withStoreErrors)(async () => {
-                await store.createRevision(revision);
-                // Same timestamp for all three: the ordinal in the id keeps them in order in the listing.
-                const event = (action, reason) => store.appendAudit({ id: `${revision.id}-${action === 'write_revision' ? 0 : 1}-${action}`, at: revision.createdAt, action, skillId: revision.skillId, scopeKey: revision.scopeKey, revisionId: revision.id, status: revision.status, actor: revision.source, reason });
+        async recordRevision({ revision: gated, publishNow = false }) {
+            return (0, errors_1.withStoreErrors)(async () => {
+                const revision = publishNow && gated.status === 'pending'
+                    ? { ...gated, status: 'active', promotedAt: gated.createdAt, history: [...gated.history, { from: 'pending', to: 'active', at: gated.createdAt, reason: gated.shadowBypassed ? 'shadow mode: published despite gate verdicts' : 'all gates passed' }] }
+                    : gated;
+                const stored = await store.createRevision(revision);
+                if (revision.status === 'active')
+                    return stored;
+                // The operation is the revision's recording: its id is the revision id.
+                const event = (action, reason) => store.appendAudit({ id: (0, core_1.auditEventId)(revision.id, action), opId: revision.id, at: revision.createdAt, action, skillId: revision.skillId, scopeKey: revision.scopeKey, revisionId: revision.id, status: revision.status, actor: revision.source, reason });
                 await event('write_revision', revision.reason);
                 const reasons = revision.gates.flatMap((g) => (g.ran && !g.passed ? g.reasons : [])).concat(revision.human?.held ? revision.human.reasons : []);
                 if (revision.status === 'rejected')
                     await event('reject', reasons.join('; '));
                 if (revision.status === 'pending_eval' || revision.status === 'pending_approval')
                     await event('hold', reasons.join('; '));
+                return stored;
             });
         },
     };

@@ -39,7 +39,8 @@ async function decideRevision(deps, revisionId, decision) {
     }
     const handle = deps.client.workflow.getHandle((0, governance_1.approvalWorkflowId)(revisionId));
     try {
-        await handle.executeUpdate(workflows_1.decideUpdate, { args: [decision] });
+        // The comment goes into workflow history and the audit trail: credentials never do.
+        await handle.executeUpdate(workflows_1.decideUpdate, { args: [{ ...decision, ...(decision.comment !== undefined ? { comment: (0, core_1.redactSecrets)(decision.comment) } : {}) }] });
     }
     catch (e) {
         if (e instanceof client_1.WorkflowNotFoundError)

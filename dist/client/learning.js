@@ -29,7 +29,10 @@ async function startLearningJob(deps, request) {
         ? { payloadRef: req.payloadRef, eventCount: await countEvents(deps.store, req.payloadRef) }
         : await (0, payloads_1.storeSessionEvents)(deps.store, req.events ?? []);
     const segmentId = (0, governance_1.segmentIdFor)({ scopeKey, sessionId: req.sessionId, payloadSha256: payloadRef.sha256, outcome: req.outcome });
-    const segment = { app: req.app, user: req.user, sessionId: req.sessionId, scopeMode, scopeKey, outcome: req.outcome, payloadRef, eventCount, segmentId };
+    // The outcome travels in workflow history and the reviewer prompt: its free text is redacted too
+    // (the documented segmentId derivation stays over the outcome as submitted).
+    const outcome = (0, core_1.redactOutcome)(req.outcome);
+    const segment = { app: req.app, user: req.user, sessionId: req.sessionId, scopeMode, scopeKey, outcome, payloadRef, eventCount, segmentId };
     const workflowId = (0, governance_1.sessionWorkflowId)(scopeKey, req.sessionId);
     await deps.client.workflow.signalWithStart(workflows_1.sessionWorkflow, {
         workflowId,

@@ -4,6 +4,7 @@ exports.putDataset = putDataset;
 exports.readJsonFile = readJsonFile;
 exports.putDatasetFile = putDatasetFile;
 exports.resolveRequest = resolveRequest;
+exports.refuseUnsubmittable = refuseUnsubmittable;
 exports.startExperiment = startExperiment;
 exports.waitForExperiment = waitForExperiment;
 exports.runExperiment = runExperiment;
@@ -30,7 +31,8 @@ const ids_1 = require("../workflows/gepa/ids");
 const errors_1 = require("./errors");
 /** Stores a dataset as frozen; the same content again is fine, different content under its id and version is not. */
 async function putDataset(store, value) {
-    const dataset = (0, errors_1.parseInput)(core_1.DatasetSchema, value, 'dataset');
+    // Credentials in cases never reach storage (nor, through the cases, the evaluator's answers in history).
+    const dataset = (0, core_1.redactDataset)((0, errors_1.parseInput)(core_1.DatasetSchema, value, 'dataset'));
     const problems = (0, core_1.datasetProblems)(dataset, false).map((p) => `${p.path.join('.')}: ${p.message}`);
     if (problems.length > 0)
         throw new errors_1.InputError(`invalid dataset ${dataset.id} version ${dataset.version}:\n${problems.map((p) => `  ✖ ${p}`).join('\n')}`);
@@ -93,12 +95,27 @@ async function resolveRequest(store, request) {
     return { request: { ...rest, datasetRef: { id: dataset.id, version: dataset.version } }, dataset };
 }
 /**
+ * A submitting experiment whose skill is unmanaged or whose parent is not the active
+ * revision is refused before it spends a metric call (the experiment's prepare step
+ * checks again, for scheduled runs and other clients).
+ */
+async function refuseUnsubmittable(store, request) {
+    if (!request.submit || !request.skillId || !request.parentRevisionId || request.parentRevisionId === 'active')
+        return;
+    const scopeKey = (0, core_1.scopeKey)(request.scope);
+    const active = await store.readActive(scopeKey, request.skillId);
+    const problem = (0, core_1.submissionParentProblem)({ skillId: request.skillId, scopeKey, parentRevisionId: request.parentRevisionId, active: active?.pointer });
+    if (problem)
+        throw new errors_1.StateError(`experiment refused: ${problem}`);
+}
+/**
  * Starts one experiment and returns as soon as Temporal accepted it. The experiment id
  * (request.experimentId, else a new one) names the workflow `experiment/{id}`; an id is
  * used once.
  */
 async function startExperiment(deps, request, opts = {}) {
     const resolved = await resolveRequest(deps.store, request);
+    await refuseUnsubmittable(deps.store, resolved.request);
     const experimentId = resolved.request.experimentId ?? `exp-${(0, node_crypto_1.randomUUID)()}`;
     const workflowId = (0, ids_1.experimentWorkflowId)(experimentId);
     try {

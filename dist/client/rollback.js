@@ -3,6 +3,7 @@ Object.defineProperty(exports, "__esModule", { value: true });
 exports.rollbackSkill = rollbackSkill;
 const client_1 = require("@temporalio/client");
 const node_crypto_1 = require("node:crypto");
+const core_1 = require("../core");
 const workflows_1 = require("../workflows");
 const errors_1 = require("./errors");
 /** Rolls a skill back (to the latest archived revision, or a chosen one) through a durable workflow. */
@@ -13,7 +14,8 @@ async function rollbackSkill(deps, input) {
         return await deps.client.workflow.execute(workflows_1.rollbackWorkflow, {
             taskQueue: deps.config.temporal.taskQueue,
             workflowId: `rollback/${input.scopeKey}/${input.skillId}/${(0, node_crypto_1.randomUUID)()}`,
-            args: [input],
+            // The comment goes into workflow history and the audit trail: credentials never do.
+            args: [{ ...input, ...(input.comment !== undefined ? { comment: (0, core_1.redactSecrets)(input.comment) } : {}) }],
             searchAttributes: { EvolutionScopeKey: [input.scopeKey], EvolutionSkillId: [input.skillId], EvolutionKind: ['rollback'] },
         });
     }

@@ -74,10 +74,16 @@ const ENV = {
     EVOLUTION_APPROVAL_TIMEOUT: duration.prefault('none'),
     EVOLUTION_SHADOW_MODE: bool.prefault('false'),
     EVOLUTION_MIN_TOOL_CALLS: int.prefault('4'),
+    EVOLUTION_QUARANTINE_AFTER_FAILURES: int.refine((n) => n >= 1, 'must be at least 1').prefault('3'),
     EVOLUTION_EFFECTIVENESS_THRESHOLD: ratio.prefault('0.8'),
     EVOLUTION_SCOPE_MODE: zod_1.z.enum(['none', 'app', 'user']).default('app'),
     EVOLUTION_SESSION_IDLE_TIMEOUT: duration.prefault('10m').refine((ms) => ms !== undefined && ms > 0, 'must be a positive duration'),
     EVOLUTION_WORKER_CACHE_SIZE: int.prefault('200').refine((n) => n >= 0, 'must be 0 or more'),
+    EVOLUTION_S3_CA_FILE: zod_1.z.string().min(1).optional(),
+    EVOLUTION_OPENAI_CA_FILE: zod_1.z.string().min(1).optional(),
+    EVOLUTION_METRICS_PORT: int.refine((n) => n >= 0 && n <= 65535, 'must be a port (0-65535)').optional(),
+    EVOLUTION_LOG_FORMAT: zod_1.z.enum(['auto', 'json', 'pretty']).default('auto'),
+    EVOLUTION_LOG_LEVEL: zod_1.z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
 };
 class ConfigError extends Error {
     name = 'ConfigError';
@@ -111,6 +117,7 @@ function parseConfig(env) {
             accessKeyId: p.S3_ACCESS_KEY_ID,
             secretAccessKey: p.S3_SECRET_ACCESS_KEY,
             forcePathStyle: p.S3_FORCE_PATH_STYLE,
+            ...(p.EVOLUTION_S3_CA_FILE ? { caFile: p.EVOLUTION_S3_CA_FILE } : {}),
         },
         llm: {
             baseURL: p.OPENAI_BASE_URL,
@@ -118,12 +125,19 @@ function parseConfig(env) {
             reviewerModel: p.EVOLUTION_REVIEWER_MODEL,
             reflectorModel: p.EVOLUTION_REFLECTOR_MODEL,
             timeoutMs: p.EVOLUTION_LLM_TIMEOUT ?? 60_000,
+            ...(p.EVOLUTION_OPENAI_CA_FILE ? { caFile: p.EVOLUTION_OPENAI_CA_FILE } : {}),
+        },
+        operations: {
+            ...(p.EVOLUTION_METRICS_PORT !== undefined ? { metricsPort: p.EVOLUTION_METRICS_PORT } : {}),
+            logFormat: p.EVOLUTION_LOG_FORMAT,
+            logLevel: p.EVOLUTION_LOG_LEVEL,
         },
         governance: {
             humanGate: p.EVOLUTION_HUMAN_GATE,
             approvalTimeoutMs: p.EVOLUTION_APPROVAL_TIMEOUT,
             shadowMode: p.EVOLUTION_SHADOW_MODE,
             minToolCalls: p.EVOLUTION_MIN_TOOL_CALLS,
+            quarantineAfterFailures: p.EVOLUTION_QUARANTINE_AFTER_FAILURES,
             effectivenessThreshold: p.EVOLUTION_EFFECTIVENESS_THRESHOLD,
             defaultScopeMode: p.EVOLUTION_SCOPE_MODE,
         },

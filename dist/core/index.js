@@ -22,4 +22,5 @@ __exportStar(require("./skills"), exports);
 __exportStar(require("./learning"), exports);
 __exportStar(require("./gepa"), exports);
 __exportStar(require("./revision-lifecycle"), exports);
+__exportStar(require("./publication"), exports);
 //# sourceMappingURL=index.js.map

@@ -22,7 +22,7 @@ async function main() {
     (0, node_fs_1.mkdirSync)((0, node_path_1.join)(build_state_1.DIST, 'scripts'), { recursive: true });
     (0, node_fs_1.copyFileSync)((0, node_path_1.join)(build_state_1.ROOT, 'scripts', 'build-state.js'), (0, node_path_1.join)(build_state_1.DIST, 'scripts', 'build-state.js'));
     const t1 = Date.now();
-    const bundle = await (0, worker_1.bundleWorkflowCode)({ workflowsPath: (0, node_path_1.join)(build_state_1.ROOT, 'workflows', 'index.ts'), logger: new worker_1.DefaultLogger('WARN') });
+    const bundle = await (0, worker_1.bundleWorkflowCode)({ workflowsPath: (0, node_path_1.join)(build_state_1.ROOT, 'workflows', 'index.ts'), payloadConverterPath: (0, node_path_1.join)(build_state_1.ROOT, 'workers', 'payload-converter.ts'), logger: new worker_1.DefaultLogger('WARN') });
     const tmp = `${build_state_1.WORKFLOW_BUNDLE}.${process.pid}.tmp`;
     (0, node_fs_1.writeFileSync)(tmp, bundle.code);
     (0, node_fs_1.renameSync)(tmp, build_state_1.WORKFLOW_BUNDLE);

@@ -21,6 +21,7 @@ exports.experimentWorkflow = experimentWorkflow;
  */
 const workflow_1 = require("@temporalio/workflow");
 const core_1 = require("../core");
+const workflow_inputs_1 = require("../core/workflow-inputs");
 const deadline_1 = require("./gepa/deadline");
 const failure_1 = require("./gepa/failure");
 const progress_query_1 = require("./gepa/progress-query");
@@ -28,18 +29,12 @@ Object.defineProperty(exports, "experimentProgressQuery", { enumerable: true, ge
 const finish_1 = require("./gepa/finish");
 const ids_1 = require("./gepa/ids");
 const search_1 = require("./gepa/search");
+const input_guard_1 = require("./input-guard");
+const retry_policies_1 = require("./retry-policies");
 var evaluation_1 = require("./gepa/evaluation");
 Object.defineProperty(exports, "evaluationBatchWorkflow", { enumerable: true, get: function () { return evaluation_1.evaluationBatchWorkflow; } });
 const DEFAULT_ITERATIONS_PER_RUN = 20;
-const storage = (0, workflow_1.proxyActivities)({
-    startToCloseTimeout: '2 minutes',
-    retry: {
-        initialInterval: '1 second',
-        maximumInterval: '30 seconds',
-        maximumAttempts: 10,
-        nonRetryableErrorTypes: ['NonRetryableStoreError', 'InvalidExperimentRequest', 'DatasetNotFound', 'ExperimentRecordConflict'],
-    },
-});
+const storage = (0, workflow_1.proxyActivities)({ startToCloseTimeout: '2 minutes', retry: retry_policies_1.storageRetry });
 const invalid = (message) => workflow_1.ApplicationFailure.nonRetryable(message, 'InvalidExperimentRequest');
 /** First run: validate, prepare, and build the initial context and state. */
 async function start(input) {
@@ -81,13 +76,14 @@ async function start(input) {
         options: request.options,
         evaluatorTaskQueue: request.options.evaluatorTaskQueue ?? prepared.defaultEvaluatorTaskQueue,
         dataset: prepared.dataset,
-        deadlineMs: request.options.timeLimitMs === undefined ? undefined : Date.now() + request.options.timeLimitMs,
+        deadlineMs: request.options.timeLimitMs === undefined ? undefined : new Date().getTime() + request.options.timeLimitMs,
         // The state keeps the last LOG_TAIL_LIMIT log entries; each run stores its own before moving on.
         iterationsPerRun: Math.max(1, Math.min(input.iterationsPerRun ?? DEFAULT_ITERATIONS_PER_RUN, core_1.LOG_TAIL_LIMIT)),
     };
     return { context, state, loggedThrough: 0, runs: 0 };
 }
 async function experimentWorkflow(input) {
+    (0, input_guard_1.requireValidInput)('experiment', (0, workflow_inputs_1.checkExperimentInput)(input));
     let phase = 'preparing';
     let holder;
     const runs = (input.continued?.runs ?? 0) + 1;

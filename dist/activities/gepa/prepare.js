@@ -57,6 +57,13 @@ function prepareActivities({ config, store, datasets }) {
                 throw (0, failures_1.invalidRequest)(`dataset ${dataset.id} version ${dataset.version}: ${problems.map((p) => `${p.path.join('.')}: ${p.message}`).join('; ')}`);
             }
             const parentRevisionId = await resolveParent(request, scopeKey);
+            if (request.submit) {
+                // Fail before any metric call: a submission from a stale or unmanaged parent could never land.
+                const active = await (0, errors_1.withStoreErrors)(() => store.readActive(scopeKey, request.skillId));
+                const problem = (0, core_1.submissionParentProblem)({ skillId: request.skillId, scopeKey, parentRevisionId: parentRevisionId, active: active?.pointer });
+                if (problem)
+                    throw (0, failures_1.invalidRequest)(problem);
+            }
             const index = indexOf(dataset);
             const { dataset: _inline, ...rest } = request;
             const record = {

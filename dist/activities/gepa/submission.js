@@ -72,7 +72,7 @@ function submissionActivities({ store }) {
                     scopeKey,
                     reason: `GEPA experiment ${input.experimentId}: holdout ${input.evidence.baselineHoldoutScore.toFixed(4)} → ${input.evidence.candidateHoldoutScore.toFixed(4)} on ${input.evidence.caseCount} cases`,
                     evidence: input.evidence,
-                }, { existing: await (0, existing_skills_1.loadExistingSkills)(store, scopeKey), outcome: outcomeFromEvidence(input.evidence), governance: input.governance, at: input.at });
+                }, { existing: (0, existing_skills_1.existingSkillsOf)(await store.scopeIndexSnapshot(scopeKey)), outcome: outcomeFromEvidence(input.evidence), governance: input.governance, at: input.at });
                 await recorder.recordRevision({ revision });
                 const reasons = revision.gates.flatMap((g) => (g.ran && !g.passed ? g.reasons : [])).concat(revision.human?.reasons ?? []);
                 return {

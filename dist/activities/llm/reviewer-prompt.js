@@ -1,6 +1,7 @@
 "use strict";
 Object.defineProperty(exports, "__esModule", { value: true });
 exports.reviewerMessages = reviewerMessages;
+const core_1 = require("../../core");
 const SYSTEM = `ROLE: skill-reviewer
 You review a finished segment of an AI agent's session and decide whether it revealed a
 reusable method worth keeping as a Skill (a procedure: when to use it, ordered steps,
@@ -19,8 +20,9 @@ function reviewerMessages(input) {
         section('Transcript', input.transcript),
         section('Existing skills', input.existingSkills),
     ];
+    // Redacted again here: a segment started without the client never passed its redaction.
     if (input.outcome)
-        parts.push(section('Session outcome', input.outcome));
+        parts.push(section('Session outcome', (0, core_1.redactOutcome)(input.outcome)));
     return [
         { role: 'system', content: SYSTEM },
         { role: 'user', content: parts.join('\n\n') },

@@ -7,7 +7,8 @@ const zod_1 = require("openai/helpers/zod");
  * Chat Completions with a JSON-schema response format built from a zod schema.
  * A transport error propagates as is (Temporal retries it); an answer that is not JSON
  * or does not match the schema becomes a retryable `MalformedModelAnswer` failure with
- * the zod message, so the history says exactly what was wrong.
+ * the zod message, so the history says exactly what was wrong. So does an answer that
+ * `normalize` rejects (a contradiction the schema cannot express).
  */
 async function structuredCompletion(call) {
     const completion = await call.client.chat.completions.create({
@@ -28,6 +29,13 @@ async function structuredCompletion(call) {
         const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
         throw activity_1.ApplicationFailure.retryable(`${call.schemaName}: the model's answer does not match the schema: ${issues}`, 'MalformedModelAnswer');
     }
-    return parsed.data;
+    if (!call.normalize)
+        return parsed.data;
+    try {
+        return call.normalize(parsed.data);
+    }
+    catch (e) {
+        throw activity_1.ApplicationFailure.retryable(`${call.schemaName}: ${e.message}`, 'MalformedModelAnswer');
+    }
 }
 //# sourceMappingURL=structured-call.js.map

@@ -25,12 +25,19 @@ function auditStore(objects) {
             throw error;
         }
     }
-    /** In time order (then event id). */
+    /** One event by its time and id (a retried operation reads the log entry its first attempt wrote). */
+    async function readAudit(scopeKey, skillId, at, id) {
+        return (await objects.getJson((0, keys_1.auditKey)(scopeKey, skillId, at, id), core_1.AuditEventSchema))?.value;
+    }
+    /** In time order; events of one time in lifecycle order (recorded, held/rejected, decided, archived, shadow note), then by id. */
     async function listAudit(scopeKey, skillId) {
         const keys = await objects.list((0, keys_1.auditPrefix)(scopeKey, skillId));
         const events = await (0, map_limit_1.mapLimit)(keys, 8, async (key) => (await objects.getJson(key, core_1.AuditEventSchema))?.value);
-        return events.filter((e) => e !== undefined);
+        const rank = (a) => (a === 'write_revision' ? 0 : a === 'hold' || a === 'reject' ? 1 : a === 'shadow_bypass' ? 3 : 2);
+        return events
+            .filter((e) => e !== undefined)
+            .sort((a, b) => (Date.parse(a.at) - Date.parse(b.at)) || rank(a.action) - rank(b.action) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     }
-    return { appendAudit, listAudit };
+    return { appendAudit, readAudit, listAudit };
 }
 //# sourceMappingURL=audit-store.js.map

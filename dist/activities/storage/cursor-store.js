@@ -2,6 +2,7 @@
 Object.defineProperty(exports, "__esModule", { value: true });
 exports.StoredCursorSchema = void 0;
 exports.cursorStore = cursorStore;
+const errors_1 = require("./errors");
 const zod_1 = require("zod");
 const core_1 = require("../../core");
 const cas_retry_1 = require("./cas-retry");
@@ -14,7 +15,12 @@ exports.StoredCursorSchema = core_1.ReviewCursorSchema.extend({
 });
 function cursorStore(objects) {
     async function readCursor(scopeKey, sessionId) {
-        return (await objects.getJson((0, keys_1.cursorKey)(scopeKey, sessionId), exports.StoredCursorSchema))?.value;
+        return (await readCursorVersion(scopeKey, sessionId)).cursor;
+    }
+    /** The cursor and its ETag (null: none stored), so the next write can skip re-reading it. */
+    async function readCursorVersion(scopeKey, sessionId) {
+        const stored = await objects.getJson((0, keys_1.cursorKey)(scopeKey, sessionId), exports.StoredCursorSchema);
+        return { cursor: stored?.value, etag: stored?.etag ?? null };
     }
     /**
      * Never moves the mirror backwards in time: a late attempt of an old activity (Temporal
@@ -23,9 +29,23 @@ function cursorStore(objects) {
      * run in order, so it orders cursors; the event count may legitimately shrink (a
      * platform that restarts a session's event list). Returns what is stored afterwards.
      */
-    async function writeCursor(scopeKey, sessionId, input) {
+    async function writeCursor(scopeKey, sessionId, input, readVersion) {
         const cursor = (0, input_1.parseInput)(exports.StoredCursorSchema, input, `review cursor of session ${sessionId}`);
         const key = (0, keys_1.cursorKey)(scopeKey, sessionId);
+        if (readVersion) {
+            // The version the caller read the cursor at: if nothing moved it since, one write.
+            try {
+                if (readVersion.etag === null)
+                    await objects.putCreateOnly(key, cursor);
+                else
+                    await objects.putIfMatch(key, cursor, readVersion.etag);
+                return cursor;
+            }
+            catch (error) {
+                if (!(error instanceof errors_1.PreconditionConflictError))
+                    throw error;
+            }
+        }
         return (0, cas_retry_1.retryOnConflict)(async () => {
             const stored = await objects.getJson(key, exports.StoredCursorSchema);
             if (stored && isLater(stored.value.updatedAt, cursor.updatedAt))
@@ -37,7 +57,7 @@ function cursorStore(objects) {
             return cursor;
         });
     }
-    return { readCursor, writeCursor };
+    return { readCursor, readCursorVersion, writeCursor };
 }
 /** By instant, not by string: `…:01Z` sorts after `…:01.500Z` as text. */
 function isLater(a, b) {

@@ -14,7 +14,7 @@ var __exportStar = (this && this.__exportStar) || function(m, exports) {
     for (var p in m) if (p !== "default" && !Object.prototype.hasOwnProperty.call(exports, p)) __createBinding(exports, m, p);
 };
 Object.defineProperty(exports, "__esModule", { value: true });
-exports.mapLimit = exports.retryOnConflict = exports.StoredCursorSchema = exports.ScopeIndexEntrySchema = exports.ScopeIndexSchema = exports.tombstonePointer = exports.MUTABLE_REVISION_FIELDS = exports.skillStoreOn = exports.createSkillStore = exports.parseJson = exports.createObjectStore = exports.createS3Client = void 0;
+exports.mapLimit = exports.retryOnConflict = exports.StoredCursorSchema = exports.indexChangeFor = exports.ScopeIndexEntrySchema = exports.ScopeIndexSchema = exports.tombstonePointer = exports.MUTABLE_REVISION_FIELDS = exports.skillStoreOn = exports.createSkillStore = exports.parseJson = exports.createObjectStore = exports.createS3Client = void 0;
 // Object storage on S3: conditional writes for everything that must not be lost or overwritten.
 var s3_client_1 = require("./s3-client");
 Object.defineProperty(exports, "createS3Client", { enumerable: true, get: function () { return s3_client_1.createS3Client; } });
@@ -33,6 +33,7 @@ Object.defineProperty(exports, "tombstonePointer", { enumerable: true, get: func
 var scope_index_store_1 = require("./scope-index-store");
 Object.defineProperty(exports, "ScopeIndexSchema", { enumerable: true, get: function () { return scope_index_store_1.ScopeIndexSchema; } });
 Object.defineProperty(exports, "ScopeIndexEntrySchema", { enumerable: true, get: function () { return scope_index_store_1.ScopeIndexEntrySchema; } });
+Object.defineProperty(exports, "indexChangeFor", { enumerable: true, get: function () { return scope_index_store_1.indexChangeFor; } });
 var cursor_store_1 = require("./cursor-store");
 Object.defineProperty(exports, "StoredCursorSchema", { enumerable: true, get: function () { return cursor_store_1.StoredCursorSchema; } });
 var cas_retry_1 = require("./cas-retry");

@@ -1,6 +1,6 @@
 "use strict";
 Object.defineProperty(exports, "__esModule", { value: true });
-exports.datasetKey = exports.experimentRecordKey = exports.experimentRecordsPrefix = exports.experimentKey = exports.experimentPrefix = exports.jobOutcomeKey = exports.jobOutcomesPrefix = exports.cursorKey = exports.scopeIndexKey = exports.publishedKey = exports.auditKey = exports.auditPrefix = exports.revisionLocatorKey = exports.revisionKey = exports.revisionsPrefix = exports.activeKey = exports.skillPrefix = exports.skillsPrefix = exports.scopePrefix = void 0;
+exports.datasetKey = exports.experimentRecordKey = exports.experimentRecordsPrefix = exports.experimentKey = exports.experimentPrefix = exports.jobOutcomeKey = exports.jobOutcomesPrefix = exports.reviewFailuresKey = exports.cursorKey = exports.scopeIndexKey = exports.publishedKey = exports.auditKey = exports.auditPrefix = exports.revisionLocatorKey = exports.revisionKey = exports.revisionsPrefix = exports.activeKey = exports.skillPrefix = exports.skillsPrefix = exports.scopePrefix = void 0;
 exports.checkedScopeKey = checkedScopeKey;
 exports.sortableTime = sortableTime;
 exports.payloadKey = payloadKey;
@@ -57,6 +57,9 @@ const scopeIndexKey = (scopeKey) => `${(0, exports.scopePrefix)(scopeKey)}index.
 exports.scopeIndexKey = scopeIndexKey;
 const cursorKey = (scopeKey, sessionId) => `${(0, exports.scopePrefix)(scopeKey)}sessions/${(0, core_1.safeSegment)(sessionId)}/cursor.json`;
 exports.cursorKey = cursorKey;
+/** Failed reviews of one delta of a session (poison-delta quarantine); the fingerprint is a safe segment. */
+const reviewFailuresKey = (scopeKey, sessionId, fingerprint) => `${(0, exports.scopePrefix)(scopeKey)}sessions/${(0, core_1.safeSegment)(sessionId)}/review-failures/${(0, core_1.safeSegment)(fingerprint)}.json`;
+exports.reviewFailuresKey = reviewFailuresKey;
 const jobOutcomesPrefix = (scopeKey) => `${(0, exports.scopePrefix)(scopeKey)}jobs/`;
 exports.jobOutcomesPrefix = jobOutcomesPrefix;
 /** The job id contains slashes, so it becomes a hashed segment. */

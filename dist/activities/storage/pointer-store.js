@@ -9,7 +9,7 @@ const input_1 = require("./input");
 const keys_1 = require("./keys");
 /** The pointer that records an approved delete (readers see "no active skill"). */
 function tombstonePointer(fields) {
-    return { managed: true, ...fields, deleted: true };
+    return { managed: true, seq: 0, recent: [], ...fields, deleted: true };
 }
 /**
  * The active pointer, the single source of truth for what is published (invariant 2).

@@ -15,7 +15,18 @@ const map_limit_1 = require("./map-limit");
 exports.MUTABLE_REVISION_FIELDS = ['status', 'updatedAt', 'history', 'gates', 'human', 'shadowBypassed', 'promotedAt'];
 const RevisionLocatorSchema = zod_1.z.object({ scopeKey: zod_1.z.string(), skillId: zod_1.z.string() });
 const READ_CONCURRENCY = 8;
-function revisionStore(objects) {
+/**
+ * `pointerOf` reads a skill's pointer: every listing reports the status derived from it
+ * (core `revisionStatus`), never a stored copy kept in sync.
+ */
+function revisionStore(objects, pointerOf) {
+    async function withStatus(scopeKey, skillId, revisions) {
+        if (revisions.length === 0)
+            return revisions;
+        const pointer = await pointerOf(scopeKey, skillId);
+        return revisions.map((r) => ({ ...r, status: (0, core_1.revisionStatus)(pointer, r) }));
+    }
+    /** The stored revision: its `status` is the stored decision (see revisionStatus for the status). */
     async function readRevision(scopeKey, skillId, revisionId) {
         return (await objects.getJson((0, keys_1.revisionKey)(scopeKey, skillId, revisionId), core_1.RevisionSchema))?.value;
     }
@@ -66,11 +77,11 @@ function revisionStore(objects) {
             });
         }
     }
-    /** Oldest first (by createdAt, then id). */
+    /** Oldest first (by createdAt, then id), each with its derived status (one pointer read). */
     async function listRevisions(scopeKey, skillId) {
         const keys = (await objects.list((0, keys_1.revisionsPrefix)(scopeKey, skillId))).filter((k) => k.endsWith('.json'));
         const revisions = await (0, map_limit_1.mapLimit)(keys, READ_CONCURRENCY, async (k) => (await objects.getJson(k, core_1.RevisionSchema))?.value);
-        return revisions.filter((r) => r !== undefined).sort(byCreation);
+        return withStatus(scopeKey, skillId, revisions.filter((r) => r !== undefined).sort(byCreation));
     }
     /** Key segments of the skills of a scope (equal to the skill ids, which are safe slugs). */
     async function listSkillIds(scopeKey) {
@@ -85,11 +96,13 @@ function revisionStore(objects) {
             .filter((r) => statuses.includes(r.status))
             .sort(byCreation);
     }
+    /** By bare id, with its derived status. */
     async function findRevision(revisionId) {
         const locator = await objects.getJson((0, keys_1.revisionLocatorKey)(revisionId), RevisionLocatorSchema);
         if (!locator)
             return undefined;
-        return readRevision(locator.value.scopeKey, locator.value.skillId, revisionId);
+        const rev = await readRevision(locator.value.scopeKey, locator.value.skillId, revisionId);
+        return rev && (await withStatus(rev.scopeKey, rev.skillId, [rev]))[0];
     }
     /**
      * Moves a revision along the lifecycle by read + If-Match write, re-reading on a lost

@@ -1,10 +1,12 @@
 "use strict";
 Object.defineProperty(exports, "__esModule", { value: true });
 exports.ScopeIndexSchema = exports.ScopeIndexEntrySchema = void 0;
+exports.indexChangeFor = indexChangeFor;
 exports.scopeIndexStore = scopeIndexStore;
 const zod_1 = require("zod");
 const core_1 = require("../../core");
 const cas_retry_1 = require("./cas-retry");
+const errors_1 = require("./errors");
 const keys_1 = require("./keys");
 const map_limit_1 = require("./map-limit");
 const object_store_1 = require("./object-store");
@@ -13,50 +15,46 @@ exports.ScopeIndexEntrySchema = zod_1.z.object({
     name: zod_1.z.string(),
     description: zod_1.z.string(),
     revisionId: zod_1.z.string(),
+    managed: zod_1.z.boolean().default(true),
+    /** Seq of the pointer this entry was derived from (highest wins). */
+    seq: zod_1.z.number().int().nonnegative().default(0),
 });
 /**
- * Every active skill of a scope, for agents (progressive disclosure: index first, body on
- * demand). Derived from the active pointers and rewritten only when a rebuild runs (after
- * a publication), so between publications an agent's conditional GET is a 304.
+ * Every live skill of a scope, for agents (progressive disclosure: index first, body on
+ * demand) and for the reconciler (names of the whole scope). Derived from the active
+ * pointers and written only by the scope's index workflow (one writer per scope, one
+ * write per burst of publications), so between publications an agent's conditional GET
+ * is a 304.
  */
 exports.ScopeIndexSchema = zod_1.z.object({
     scopeKey: zod_1.z.string(),
-    /** +1 on every write, so every write has a new ETag (see rebuildScopeIndex). */
+    /** +1 on every write. */
     generation: zod_1.z.number().int().nonnegative(),
     skills: zod_1.z.array(exports.ScopeIndexEntrySchema),
+    removed: zod_1.z.array(zod_1.z.object({ skillId: zod_1.z.string(), seq: zod_1.z.number().int().nonnegative() })).default([]),
 });
+/** The index change a pointer stands for. */
+function indexChangeFor(pointer) {
+    if (!(0, core_1.isLivePointer)(pointer))
+        return { skillId: pointer.skillId, seq: pointer.seq, revisionId: pointer.revisionId };
+    return {
+        skillId: pointer.skillId,
+        seq: pointer.seq,
+        revisionId: pointer.revisionId,
+        entry: { name: pointer.spec.name, description: pointer.spec.description, managed: pointer.managed },
+        markdown: (0, core_1.renderSkillMarkdown)(pointer.spec),
+    };
+}
+const CACHED_SCOPES = 256;
 function scopeIndexStore(objects, pointers, listSkillIds) {
-    async function collectSkills(scopeKey) {
-        const skillIds = await listSkillIds(scopeKey);
-        const pointerReads = await (0, map_limit_1.mapLimit)(skillIds, 8, (id) => pointers.readActive(scopeKey, id));
-        return pointerReads
-            .map((read) => read?.pointer)
-            .filter(core_1.isLivePointer)
-            .map((p) => ({ skillId: p.skillId, name: p.spec.name, description: p.spec.description, revisionId: p.revisionId }))
-            .sort((a, b) => (a.skillId < b.skillId ? -1 : a.skillId > b.skillId ? 1 : 0));
-    }
-    /**
-     * Rebuilds the index from the pointers so that concurrent rebuilds converge: the last
-     * rebuild to start sees every publication that completed before it.
-     * - The index ETag is read *before* the pointers are listed and the write is
-     *   conditional on it, so a write lands only if no other rebuild wrote since our read,
-     *   i.e. since before our listing: a rebuild that listed earlier (and may have missed a
-     *   publication) always loses to one that listed later. (Listing first, then reading
-     *   the ETag, would let a stale listing win.)
-     * - Every write bumps `generation`, even when the skills are unchanged. Otherwise a
-     *   rebuild that finds nothing to change (or rewrites identical bytes, keeping the
-     *   ETag) would leave a slower rebuild's ETag valid: if that one listed while a
-     *   pointer was briefly B (A → B → A), its stale B would land last.
-     */
-    async function rebuildScopeIndex(scopeKey) {
-        const key = (0, keys_1.scopeIndexKey)(scopeKey);
-        return (0, cas_retry_1.retryOnConflict)(async () => {
-            const current = await objects.getJson(key, exports.ScopeIndexSchema);
-            const skills = await collectSkills(scopeKey);
-            const index = { scopeKey, generation: (current?.value.generation ?? 0) + 1, skills };
-            const { etag } = current ? await objects.putIfMatch(key, index, current.etag) : await objects.putCreateOnly(key, index);
-            return { index, etag };
-        }, { attempts: 30 });
+    // Last index seen per scope, by ETag: the single writer writes If-Match without re-reading,
+    // and a job re-reads the snapshot its review was prepared from without a request.
+    const cache = new Map();
+    function remember(scopeKey, value) {
+        cache.delete(scopeKey);
+        cache.set(scopeKey, value);
+        if (cache.size > CACHED_SCOPES)
+            cache.delete(cache.keys().next().value);
     }
     /** One conditional GET; undefined when the scope has never been indexed (no skills). */
     async function readScopeIndex(scopeKey, ifNoneMatch) {
@@ -64,8 +62,63 @@ function scopeIndexStore(objects, pointers, listSkillIds) {
         const got = await objects.getText(key, ifNoneMatch);
         if (!got || got.notModified)
             return got;
-        return { index: (0, object_store_1.parseJson)(key, got.value, exports.ScopeIndexSchema), etag: got.etag };
+        const read = { index: (0, object_store_1.parseJson)(key, got.value, exports.ScopeIndexSchema), etag: got.etag };
+        remember(scopeKey, read);
+        return read;
     }
-    return { rebuildScopeIndex, readScopeIndex };
+    /** The index with this ETag if this process has it, else the current one (one GET). */
+    async function scopeIndexSnapshot(scopeKey, etag) {
+        const cached = cache.get(scopeKey);
+        if (etag && cached?.etag === etag)
+            return cached.index;
+        const read = await readScopeIndex(scopeKey);
+        return read && !read.notModified ? read.index : undefined;
+    }
+    /** Read-modify-write of the index by If-Match, starting from the cached copy (no GET when it is current). */
+    async function updateIndex(scopeKey, change) {
+        const key = (0, keys_1.scopeIndexKey)(scopeKey);
+        let base = cache.get(scopeKey);
+        return (0, cas_retry_1.retryOnConflict)(async () => {
+            if (!base) {
+                const read = await readScopeIndex(scopeKey);
+                base = read && !read.notModified ? read : undefined;
+            }
+            const next = change(base?.index ?? { skills: [], removed: [] });
+            if (!next.changed)
+                return next.applied;
+            const index = { scopeKey, generation: (base?.index.generation ?? 0) + 1, skills: next.skills, removed: next.removed };
+            try {
+                const { etag } = base ? await objects.putIfMatch(key, index, base.etag) : await objects.putCreateOnly(key, index);
+                remember(scopeKey, { index, etag });
+                return next.applied;
+            }
+            catch (error) {
+                if (error instanceof errors_1.PreconditionConflictError)
+                    base = undefined;
+                throw error;
+            }
+        });
+    }
+    /** Applies a burst of pointer changes in one conditional write; returns the changes that were newer than the index. */
+    async function applyScopeIndexChanges(scopeKey, changes) {
+        return updateIndex(scopeKey, (content) => (0, core_1.applyIndexChanges)(content, changes));
+    }
+    /**
+     * Full reconcile from the pointers (repairs drift and lost changes): lists the scope's
+     * skills, reads every pointer (`progress` is called as they are read, for heartbeats),
+     * and writes the index if anything differs. Returns the changes that were applied.
+     */
+    async function reconcileScopeIndex(scopeKey, pending = [], progress = () => { }) {
+        const skillIds = await listSkillIds(scopeKey);
+        let done = 0;
+        const reads = await (0, map_limit_1.mapLimit)(skillIds, 8, async (id) => {
+            const read = await pointers.readActive(scopeKey, id);
+            progress(++done, skillIds.length);
+            return read;
+        });
+        const fromPointers = [...reads.flatMap((r) => (r ? [indexChangeFor(r.pointer)] : [])), ...pending];
+        return updateIndex(scopeKey, (content) => (0, core_1.reconcileIndex)(content, fromPointers));
+    }
+    return { readScopeIndex, scopeIndexSnapshot, applyScopeIndexChanges, reconcileScopeIndex };
 }
 //# sourceMappingURL=scope-index-store.js.map

@@ -14,8 +14,8 @@ const s3_client_1 = require("./s3-client");
 const scope_index_store_1 = require("./scope-index-store");
 /** Every domain operation on the bucket; each one is idempotent under Temporal retries. */
 function skillStoreOn(objects) {
-    const revisions = (0, revision_store_1.revisionStore)(objects);
     const pointers = (0, pointer_store_1.pointerStore)(objects);
+    const revisions = (0, revision_store_1.revisionStore)(objects, async (scopeKey, skillId) => (await pointers.readActive(scopeKey, skillId))?.pointer);
     return {
         objects,
         ...revisions,

@@ -63,6 +63,8 @@ async function main(argv) {
         config: () => (config ??= loadConfig()),
         out: (value, text) => console.log(json ? JSON.stringify(value, null, 2) : typeof text === 'function' ? text() : text),
     };
+    // Long-running commands (worker, evaluator-worker) set up their own tracing.
+    const tracing = name === 'worker' || name === 'evaluator-worker' ? undefined : (await Promise.resolve().then(() => __importStar(require('../../workers/telemetry/tracing')))).startTracingFromEnv(process.env, 'evolution-cli');
     try {
         return (await command.run(ctx)) ?? 0;
     }
@@ -70,14 +72,18 @@ async function main(argv) {
         const { InputError, NotFoundError, ServiceUnavailableError, StateError } = await Promise.resolve().then(() => __importStar(require('../errors')));
         const { ConfigError } = await Promise.resolve().then(() => __importStar(require('../../core/config')));
         const { explainUnreachable } = await Promise.resolve().then(() => __importStar(require('../reachability')));
+        const { TemporalConnectionError } = await Promise.resolve().then(() => __importStar(require('../connection')));
         // A raw network error from an SDK names no service: say which one, where, and what to do.
         const err = (config && explainUnreachable(e, config)) || e;
-        const known = err instanceof args_1.UsageError || err instanceof InputError || err instanceof NotFoundError || err instanceof StateError || err instanceof ConfigError || err instanceof ServiceUnavailableError;
+        const known = err instanceof args_1.UsageError || err instanceof TemporalConnectionError || err instanceof InputError || err instanceof NotFoundError || err instanceof StateError || err instanceof ConfigError || err instanceof ServiceUnavailableError;
         if (json)
             console.error(JSON.stringify({ error: err.name, message: err.message }));
         else
             console.error(`evolution ${name}: ${known ? err.message : err.stack ?? err.message}${err instanceof args_1.UsageError ? `\nusage: evolution ${command.usage}` : ''}`);
         return err instanceof args_1.UsageError ? 2 : 1;
+    }
+    finally {
+        await tracing?.shutdown();
     }
 }
 if (require.main === module) {

@@ -18,9 +18,11 @@ function alignEvaluations(caseIds, raw) {
     const wanted = new Set(caseIds);
     const byId = new Map();
     raw.forEach((item, index) => {
-        const parsed = gepa_1.EvaluationSchema.safeParse(item);
+        const parsed = gepa_1.EvaluationSchema.safeParse(withoutNullOptionals(item));
         if (!parsed.success) {
-            problems.push(`evaluation #${index + 1}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+            const caseId = item?.caseId;
+            const which = typeof caseId === 'string' ? `evaluation #${index + 1} (case "${caseId}")` : `evaluation #${index + 1}`;
+            problems.push(`${which}: ${parsed.error.issues.map((i) => (i.path.length && i.path[0] !== 'score' ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ')}`);
             return;
         }
         const e = parsed.data;
@@ -39,6 +41,20 @@ function alignEvaluations(caseIds, raw) {
     }
     const evaluations = caseIds.map((id) => byId.get(id));
     return { evaluations, scores: evaluations.map((e) => e.score) };
+}
+const OPTIONAL_FIELDS = ['output', 'feedback', 'trace', 'objectives'];
+/** `null` in an optional field means absent (every SDK's JSON encoder writes None/nil that way). */
+function withoutNullOptionals(item) {
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+        return item;
+    const record = item;
+    if (!OPTIONAL_FIELDS.some((f) => record[f] === null))
+        return item;
+    const copy = { ...record };
+    for (const f of OPTIONAL_FIELDS)
+        if (copy[f] === null)
+            delete copy[f];
+    return copy;
 }
 /** Sum of scores in the given order (both sides of a paired comparison add in the same order). */
 function scoreTotal(scores) {

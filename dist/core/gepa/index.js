@@ -38,4 +38,6 @@ __exportStar(require("./state"), exports);
 __exportStar(require("./result"), exports);
 __exportStar(require("./reflection-prompt"), exports);
 __exportStar(require("./simulated-weather"), exports);
+__exportStar(require("./redact-dataset"), exports);
+__exportStar(require("./submission-parent"), exports);
 //# sourceMappingURL=index.js.map

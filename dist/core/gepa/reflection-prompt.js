@@ -31,8 +31,9 @@ exports.parseReflection = parseReflection;
  *   JSON is pretty-printed with two spaces; every backtick inside it is written as
  *   the JSON escape \u0060, so a code block never ends early. Every text is
  *   passed through credential redaction (redactSecrets) before it is sent. In records, `input` and
- *   `expected` are strings (JSON-encoded when the case holds other JSON); `expected`,
- *   `output`, `feedback` and `trace` are omitted when absent; each text field is
+ *   `expected` are strings (JSON-encoded when the case holds other JSON); every text is
+ *   trimmed, and `expected`, `output`, `feedback` and `trace` are omitted when absent or
+ *   blank; each text field is
  *   bounded to FIELD_MAX_BYTES (head + tail around a "...[N bytes truncated]..." marker). Case ids are
  *   replaced by "case-N" so no case-specific identifier reaches the skill.
  * - The answer is JSON `{"component", "new_value", "rationale"}` (ReflectionAnswerSchema):
@@ -78,17 +79,18 @@ function buildReflectionRecords(input) {
     const redact = input.redact ?? redaction_1.redactSecrets;
     // A loose first bound keeps redaction cheap on huge fields without cutting a secret
     // in half near the final cut; the second bound enforces the cap after redaction.
-    const prepare = (text) => (0, bounding_1.boundText)(redact((0, bounding_1.boundText)(text, 4 * exports.FIELD_MAX_BYTES)), exports.FIELD_MAX_BYTES);
+    // Fields are trimmed (the reference's contract); an optional field blank once trimmed is left out.
+    const prepare = (text) => (0, bounding_1.boundText)(redact((0, bounding_1.boundText)(text.trim(), 4 * exports.FIELD_MAX_BYTES)), exports.FIELD_MAX_BYTES).trim();
+    const optional = (text) => {
+        const prepared = text === undefined ? '' : prepare(text);
+        return prepared === '' ? undefined : prepared;
+    };
     return input.records.map(({ case: c, evaluation: e }, index) => {
         const record = { caseId: `case-${index + 1}`, input: prepare(toText(c.input)), score: e.score };
-        if (c.expected !== undefined)
-            record.expected = prepare(toText(c.expected));
-        if (e.output !== undefined)
-            record.output = prepare(e.output);
-        if (e.feedback !== undefined)
-            record.feedback = prepare(e.feedback);
-        if (e.trace !== undefined)
-            record.trace = prepare(e.trace);
+        record.expected = optional(c.expected === undefined ? undefined : toText(c.expected));
+        record.output = optional(e.output);
+        record.feedback = optional(e.feedback);
+        record.trace = optional(e.trace);
         // Keep a stable key order for the parser and for readable prompts.
         return Object.fromEntries(['caseId', 'input', 'expected', 'output', 'score', 'feedback', 'trace']
             .filter((k) => record[k] !== undefined)
@@ -97,7 +99,7 @@ function buildReflectionRecords(input) {
 }
 /** The two chat messages sent to the reflector (format documented at the top of this file). */
 function buildReflectionMessages(input) {
-    const redact = input.redact ?? redaction_1.redactSecrets;
+    const redact = (text) => (input.redact ?? redaction_1.redactSecrets)(text.trim());
     const spec = {
         name: redact(input.spec.name),
         description: redact(input.spec.description),

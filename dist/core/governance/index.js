@@ -26,4 +26,5 @@ var ids_1 = require("./ids");
 Object.defineProperty(exports, "learningJobWorkflowId", { enumerable: true, get: function () { return ids_1.learningJobWorkflowId; } });
 Object.defineProperty(exports, "segmentIdFor", { enumerable: true, get: function () { return ids_1.segmentIdFor; } });
 __exportStar(require("./job-outcome-schema"), exports);
+__exportStar(require("./quarantine"), exports);
 //# sourceMappingURL=index.js.map

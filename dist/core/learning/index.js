@@ -18,6 +18,7 @@ Object.defineProperty(exports, "__esModule", { value: true });
 // reconciliation, gates and lifecycle status, deterministic ids, SKILL.md diffs.
 __exportStar(require("./review-policy"), exports);
 __exportStar(require("./transcript"), exports);
+__exportStar(require("./review-decision"), exports);
 __exportStar(require("./reconcile"), exports);
 __exportStar(require("./gates"), exports);
 __exportStar(require("./gates/human-policy"), exports);

@@ -3,10 +3,10 @@ Object.defineProperty(exports, "__esModule", { value: true });
 exports.normalizeSkillName = normalizeSkillName;
 exports.findExistingSkill = findExistingSkill;
 exports.reconcileDecision = reconcileDecision;
-exports.reviewDecisionProblem = reviewDecisionProblem;
 exports.isTaskVariantSeparator = isTaskVariantSeparator;
 exports.quantifiedFamilyKey = quantifiedFamilyKey;
 exports.findQuantifiedSiblingParent = findQuantifiedSiblingParent;
+exports.findGenericParent = findGenericParent;
 exports.significantWords = significantWords;
 exports.jaccard = jaccard;
 const scope_key_1 = require("../skills/scope-key");
@@ -23,7 +23,9 @@ function findExistingSkill(name, existing) {
     return matches.find((e) => e.name === name) ?? matches.find((e) => e.managed) ?? matches[0];
 }
 function reconcileDecision(decision, existing) {
-    const state = { creates: [], updates: [], deletions: [], events: [] };
+    // Entries the answer's normalisation dropped quietly (normalizeReviewDecision) are reported first.
+    const events = (decision.dropped ?? []).map((d) => ({ kind: 'drop_invalid', list: d.list, original: d.name, reason: d.reason }));
+    const state = { creates: [], updates: [], deletions: [], events };
     normalize(decision, state);
     checkExplicitTargets(state, existing);
     dedupCreates(state);
@@ -35,13 +37,6 @@ function reconcileDecision(decision, existing) {
         decision: { skip_reason: decision.skip_reason, creates: state.creates, updates: state.updates, deletions: state.deletions },
         events: state.events,
     };
-}
-/** The reviewer's answer is contradictory when it both skips and proposes changes. */
-function reviewDecisionProblem(decision) {
-    const changes = decision.creates.length + decision.updates.length + decision.deletions.length;
-    if (decision.skip_reason.trim() !== '' && changes > 0)
-        return 'skip_reason cannot coexist with creates, updates or deletions';
-    return undefined;
 }
 function normalize(decision, state) {
     // One list per skill: deleting beats rewriting beats creating (the reference's priority).
@@ -277,6 +272,32 @@ function findQuantifiedSiblingParent(candidateName, existing) {
         if (p.norm === cand || quantifiedFamilyKey(p.norm) !== family)
             continue;
         if (hasMultiplicityMarker(p.norm) || !hasExplicitCount(p.norm))
+            return p.name;
+    }
+    return undefined;
+}
+/** Alphanumeric words of a name, with every explicit count ("3 cities") read as "multi". */
+function genericSlug(norm) {
+    return norm.replace(new RegExp(EXPLICIT_COUNT.source, 'g'), 'multi ').split(/[^a-z0-9]+/).filter(Boolean);
+}
+/**
+ * The Spec gate's wider net (the reference's generic-parent heuristic): a count-specific
+ * name ("Weather Monitor - 3 Cities") belongs to an existing name with a multiplicity
+ * marker that starts with the same two words ("Weather Monitor - Multi-City with
+ * Historical Data"), even when the rest differs and the family keys do not match.
+ */
+function findGenericParent(candidateName, existing) {
+    const cand = normalizeSkillName(candidateName);
+    if (!hasExplicitCount(cand))
+        return undefined;
+    const lead = genericSlug(cand).slice(0, 2);
+    if (lead.length < 2)
+        return undefined;
+    for (const p of indexByLengthDesc(existing)) {
+        if (p.norm === cand || !hasMultiplicityMarker(p.norm))
+            continue;
+        const words = genericSlug(p.norm);
+        if (words[0] === lead[0] && words[1] === lead[1])
             return p.name;
     }
     return undefined;

@@ -26,10 +26,36 @@ const CORRECTION_MARKERS = [
     /\byou (missed|forgot|ignored|skipped)\b/,
     /\bi (said|meant|asked for)\b/,
 ];
-/** True when a user message reads like a correction of the previous answer. */
+// Chinese corrections (the reference's list plus 不是这样/应该/重新); no word boundaries in Chinese, so substrings.
+const CHINESE_CORRECTION_MARKERS = ['不是这样', '不对', '错了', '不是', '而是', '请修正', '请修改', '改成', '应该', '重新', '重来'];
+// Forward-looking feedback: a future/default marker plus a workflow word or an instruction ("by default, use ...").
+const FUTURE_MARKERS = [
+    /\bgoing forward\b/,
+    /\bfrom now on\b/,
+    /\bnext time\b/,
+    /\bin the future\b/,
+    /\bby default\b/,
+    /\bdefault to\b/,
+    /\bkeep using\b/,
+    /以后|今后|后续|下次|将来|未来|默认|从现在开始/,
+];
+const FEEDBACK_MARKERS = [
+    /\b(workflow|procedure|process|steps?|checklist|template|format|structure|schema|fields?|category|classification|output|rules?)\b/,
+    /\b(use|always|never|put|sort|include|list|start|add|send|save|check|follow|keep)\b/,
+    /工作流|流程|步骤|清单|模板|格式|结构|字段|分类|输出|规则|按这套|照这个|保持这个|固定|使用|用|按|请|先/,
+];
+/**
+ * True when a user message reads like a correction of the previous answer, in English
+ * or Chinese, or like forward-looking workflow feedback ("going forward, use ...",
+ * "以后 ... 默认按这套工作流"), which the reference also treats as worth learning from.
+ */
 function looksLikeCorrection(text) {
     const t = text.toLowerCase().replace(/[\u2018\u2019]/g, "'");
-    return CORRECTION_MARKERS.some((re) => re.test(t));
+    if (CORRECTION_MARKERS.some((re) => re.test(t)))
+        return true;
+    if (CHINESE_CORRECTION_MARKERS.some((m) => t.includes(m)))
+        return true;
+    return FUTURE_MARKERS.some((re) => re.test(t)) && FEEDBACK_MARKERS.some((re) => re.test(t));
 }
 // Tool output that reports a failure (the reference's markers plus common JSON/HTTP forms).
 const ERROR_MARKERS = [

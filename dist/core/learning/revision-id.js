@@ -5,6 +5,7 @@ exports.isScopeKey = isScopeKey;
 exports.approvalWorkflowId = approvalWorkflowId;
 exports.sessionWorkflowId = sessionWorkflowId;
 exports.learningJobWorkflowId = learningJobWorkflowId;
+exports.scopeIndexWorkflowId = scopeIndexWorkflowId;
 const hash_1 = require("../skills/hash");
 const scope_key_1 = require("../skills/scope-key");
 /**
@@ -43,5 +44,9 @@ function sessionWorkflowId(scopeKey, sessionId) {
 /** One learning job per session segment, so a duplicate submission is deduplicated by Temporal. */
 function learningJobWorkflowId(scopeKey, sessionId, segmentId) {
     return `learning/${requireScopeKey(scopeKey)}/${(0, scope_key_1.safeSegment)(sessionId)}/${(0, scope_key_1.safeSegment)(segmentId)}`;
+}
+/** The per-scope entity workflow that materializes the scope index and SKILL.md files from pointer changes. */
+function scopeIndexWorkflowId(scopeKey) {
+    return `scope-index/${requireScopeKey(scopeKey)}`;
 }
 //# sourceMappingURL=revision-id.js.map

@@ -7,12 +7,14 @@ exports.boundExistingSkills = boundExistingSkills;
 const session_1 = require("../schemas/session");
 const bounding_1 = require("../skills/bounding");
 const redaction_1 = require("../skills/redaction");
-exports.TRANSCRIPT_DEFAULTS = { maxMessageBytes: 4000, maxArgumentBytes: 2000, maxTotalBytes: 160_000 };
+exports.TRANSCRIPT_DEFAULTS = { maxMessageBytes: 4000, maxArgumentBytes: 2000, maxNameBytes: 128, maxTotalBytes: 160_000 };
 const clean = (text, maxBytes) => (0, bounding_1.boundText)((0, redaction_1.redactSecrets)(text), maxBytes);
 function buildTranscript(events, options = {}) {
     const maxMessageBytes = options.maxMessageBytes ?? exports.TRANSCRIPT_DEFAULTS.maxMessageBytes;
     const maxArgumentBytes = options.maxArgumentBytes ?? exports.TRANSCRIPT_DEFAULTS.maxArgumentBytes;
     const maxTotalBytes = options.maxTotalBytes ?? exports.TRANSCRIPT_DEFAULTS.maxTotalBytes;
+    const maxNameBytes = options.maxNameBytes ?? exports.TRANSCRIPT_DEFAULTS.maxNameBytes;
+    const cleanName = (name) => clean(name.trim(), maxNameBytes);
     const toolNames = new Map();
     const messages = [];
     for (const event of events) {
@@ -25,10 +27,10 @@ function buildTranscript(events, options = {}) {
         if (event.role === 'tool') {
             const name = (event.tool_call_id !== undefined ? toolNames.get(event.tool_call_id) : undefined) ?? event.name;
             if (name)
-                message.toolName = name;
+                message.toolName = cleanName(name);
         }
         if (event.tool_calls?.length) {
-            message.toolCalls = event.tool_calls.map((c) => ({ name: c.function.name, arguments: clean(c.function.arguments.trim(), maxArgumentBytes) }));
+            message.toolCalls = event.tool_calls.map((c) => ({ name: cleanName(c.function.name), arguments: clean(c.function.arguments.trim(), maxArgumentBytes) }));
         }
         if (message.content === '' && !message.toolCalls && !message.toolName)
             continue;

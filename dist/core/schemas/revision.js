@@ -1,6 +1,6 @@
 "use strict";
 Object.defineProperty(exports, "__esModule", { value: true });
-exports.AuditEventSchema = exports.AuditActionSchema = exports.ActivePointerSchema = exports.TombstonePointerSchema = exports.LivePointerSchema = exports.RevisionSchema = exports.StatusChangeSchema = exports.EvidenceSchema = exports.HumanReportSchema = exports.GateReportSchema = exports.RevisionSourceSchema = exports.RevisionActionSchema = exports.RevisionStatusSchema = exports.REVISION_STATUSES = void 0;
+exports.AuditEventSchema = exports.AuditActionSchema = exports.ActivePointerSchema = exports.TombstonePointerSchema = exports.LivePointerSchema = exports.AppliedOperationSchema = exports.RevisionSchema = exports.StatusChangeSchema = exports.EvidenceSchema = exports.HumanReportSchema = exports.GateReportSchema = exports.RevisionSourceSchema = exports.RevisionActionSchema = exports.RevisionStatusSchema = exports.REVISION_STATUSES = void 0;
 exports.isLivePointer = isLivePointer;
 const zod_1 = require("zod");
 const skill_1 = require("./skill");
@@ -66,12 +66,19 @@ exports.RevisionSchema = zod_1.z.object({
     promotedAt: zod_1.z.string().optional(),
     history: zod_1.z.array(exports.StatusChangeSchema).default([]),
 });
+/** One operation that moved a pointer: its id (a function of the workflow step that ran it) and what it named. */
+exports.AppliedOperationSchema = zod_1.z.object({ opId: zod_1.z.string(), revisionId: zod_1.z.string(), seq: zod_1.z.number().int().nonnegative() });
 const pointerFields = {
     skillId: zod_1.z.string(),
     /** The published revision; for a tombstone, the approved delete revision. */
     revisionId: zod_1.z.string(),
+    /** Workflow time of the operation that wrote this pointer. */
     publishedAt: zod_1.z.string(),
     managed: zod_1.z.boolean().default(true),
+    /** +1 on every move: orders the scope index's changes and bounds retry detection. */
+    seq: zod_1.z.number().int().nonnegative().default(0),
+    /** The last operations that moved this pointer, newest last (bounded: see RECENT_OPERATIONS). */
+    recent: zod_1.z.array(exports.AppliedOperationSchema).default([]),
 };
 /** A published skill. Pointers written before tombstones existed have no `deleted` field and parse here. */
 exports.LivePointerSchema = zod_1.z.object({
@@ -107,6 +114,7 @@ exports.AuditActionSchema = zod_1.z.enum([
     'auto_expire',
     'shadow_bypass',
     'stale_parent',
+    'import',
 ]);
 /** One append-only audit entry; `id` makes writing it idempotent. */
 exports.AuditEventSchema = zod_1.z.object({
@@ -119,5 +127,9 @@ exports.AuditEventSchema = zod_1.z.object({
     status: exports.RevisionStatusSchema.optional(),
     actor: zod_1.z.string().default('system'),
     reason: zod_1.z.string().default(''),
+    /** Publication entries: the id of the operation (see core/publication.ts). */
+    opId: zod_1.z.string().optional(),
+    /** Publication entries: the pointer seq this operation read before moving it (its retry needs it). */
+    baseSeq: zod_1.z.number().int().nonnegative().optional(),
 });
 //# sourceMappingURL=revision.js.map

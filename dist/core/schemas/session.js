@@ -1,6 +1,7 @@
 "use strict";
 Object.defineProperty(exports, "__esModule", { value: true });
-exports.OutcomeSchema = exports.OutcomeStatusSchema = exports.SessionEventsSchema = exports.SessionEventSchema = exports.ToolCallSchema = exports.IsoTimestampSchema = void 0;
+exports.OutcomeSchema = exports.OutcomeStatusSchema = exports.SessionEventsSchema = exports.SessionEventSchema = exports.MAX_CONTENT_PART_DEPTH = exports.ToolCallSchema = exports.IsoTimestampSchema = void 0;
+exports.jsonDepthExceeds = jsonDepthExceeds;
 exports.messageText = messageText;
 const zod_1 = require("zod");
 /** An ISO-8601 timestamp with offset, e.g. 2026-11-29T10:00:00Z. */
@@ -13,12 +14,36 @@ exports.ToolCallSchema = zod_1.z.object({
         arguments: zod_1.z.string().default(''),
     }),
 });
+/**
+ * How deep a content part may nest (the part itself is level 1; OpenAI's parts use 2).
+ * Checked without recursion, so a hostile 10,000-level part is a clear input error
+ * instead of a stack overflow wherever the part is copied or serialized later.
+ */
+exports.MAX_CONTENT_PART_DEPTH = 16;
+/** Nesting depth of a JSON value (scalars 0), or MAX+1 as soon as it is exceeded; iterative. */
+function jsonDepthExceeds(value, max) {
+    const stack = [[value, 0]];
+    while (stack.length > 0) {
+        const [v, depth] = stack.pop();
+        if (v === null || typeof v !== 'object')
+            continue;
+        if (depth + 1 > max)
+            return true;
+        for (const child of Array.isArray(v) ? v : Object.values(v))
+            if (child !== null && typeof child === 'object')
+                stack.push([child, depth + 1]);
+    }
+    return false;
+}
+const ContentPartSchema = zod_1.z
+    .object({ type: zod_1.z.string(), text: zod_1.z.string().optional() })
+    .loose()
+    .superRefine((part, ctx) => {
+    if (jsonDepthExceeds(part, exports.MAX_CONTENT_PART_DEPTH))
+        ctx.addIssue({ code: 'custom', message: `content part nested deeper than ${exports.MAX_CONTENT_PART_DEPTH} levels` });
+});
 /** Text content, or the OpenAI content-part array (only text parts are kept for review). */
-const MessageContentSchema = zod_1.z.union([
-    zod_1.z.string(),
-    zod_1.z.array(zod_1.z.object({ type: zod_1.z.string(), text: zod_1.z.string().optional() }).loose()),
-    zod_1.z.null(),
-]);
+const MessageContentSchema = zod_1.z.union([zod_1.z.string(), zod_1.z.array(ContentPartSchema), zod_1.z.null()]);
 /**
  * One session event: an OpenAI Chat Completions message plus an optional timestamp.
  * Unknown fields are dropped, not rejected, so platforms can send their raw messages.
@@ -40,13 +65,13 @@ exports.OutcomeSchema = zod_1.z.object({
     notes: zod_1.z.string().max(2000).optional(),
     evaluator: zod_1.z.string().max(200).optional(),
 });
-/** Plain text of a message's content (text parts joined). */
+/** Plain text of a message's content: the parts that carry text, one per line (the reference's join). */
 function messageText(event) {
     const c = event.content;
     if (c == null)
         return '';
     if (typeof c === 'string')
         return c;
-    return c.map((part) => part.text ?? '').join('');
+    return c.flatMap((part) => (typeof part.text === 'string' ? [part.text] : [])).join('\n');
 }
 //# sourceMappingURL=session.js.map

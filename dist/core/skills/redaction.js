@@ -13,6 +13,7 @@ Object.defineProperty(exports, "__esModule", { value: true });
 exports.REDACTED = void 0;
 exports.isSensitiveName = isSensitiveName;
 exports.redactSecrets = redactSecrets;
+exports.redactJsonStrings = redactJsonStrings;
 exports.findSecrets = findSecrets;
 exports.REDACTED = '[REDACTED]';
 /** Words that make a key name sensitive (`DB_PASSWORD`, `apiKey`, `x-auth-token`, `"secret"`). */
@@ -53,7 +54,29 @@ function looksLikeLiteralSecret(value) {
     return /^[A-Za-z0-9_\-+/=.~]+$/.test(v) && /[A-Za-z]/.test(v) && /[0-9]/.test(v);
 }
 const always = () => true;
+/** URL query parameters that carry a credential although their names say little (`sig` of a SAS URL). */
+const QUERY_SECRET_PARAMS = new Set(['sig', 'key', 'code', 'x-amz-signature', 'x-goog-signature', 'x-amz-security-token', 'x-amz-credential']);
+const isSecretQueryParam = (name) => QUERY_SECRET_PARAMS.has(name.toLowerCase()) || isSensitiveName(name);
+/** A 40-character AWS secret access key: base64 alphabet, mixed case (a 40-hex git sha is not one). */
+const AWS_SECRET = String.raw `(?<![A-Za-z0-9/+=])[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])`;
+const AWS_KEY_ID = String.raw `(?<![A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Z0-9])`;
+const looksLikeAwsSecret = (s) => /[a-z]/.test(s) && /[A-Z]/.test(s) && /[0-9/+]/.test(s);
 const AUTH_SCHEMES = /^(bearer|basic|token|digest|apikey)$/i;
+const INNER_PAIR = /(?<![\w.-])([A-Za-z_][\w.-]*)[=:](?!\/\/)/g;
+/**
+ * `deploy failed: DB_PASSWORD=x` reads as key `failed` with the value `DB_PASSWORD=x`:
+ * where, inside such an unquoted value, the value of a sensitive `NAME=` starts (the
+ * rest of the value is that secret). One linear pass, so a long `a=a=a=...` stays cheap.
+ */
+function innerSensitivePair(value) {
+    INNER_PAIR.lastIndex = 0;
+    for (const m of value.matchAll(INNER_PAIR)) {
+        const valueAt = (m.index ?? 0) + m[0].length;
+        if (isSensitiveName(m[1]) && valueAt < value.length && !value.startsWith(exports.REDACTED.slice(0, -1), valueAt))
+            return { valueAt };
+    }
+    return undefined;
+}
 // Order matters: whole blocks and structured forms first, bare token formats last.
 const RULES = [
     {
@@ -88,11 +111,39 @@ const RULES = [
         isCredential: (_m, _q, key, _sep, value) => isSensitiveName(key) && looksLikeLiteralSecret(value),
     },
     {
+        name: 'url_query_credential',
+        pattern: /([?&;])([A-Za-z][\w.-]*)=([^&#\s"'<>]+)/g,
+        redact: (m, sep, param, value) => (isSecretQueryParam(param) && value !== exports.REDACTED ? `${sep}${param}=${exports.REDACTED}` : m),
+        isCredential: (_m, _sep, param, value) => isSecretQueryParam(param) && value !== exports.REDACTED && value.length >= 8,
+    },
+    {
+        // A bare secret access key is only recognisable beside its key id (either order, up to two lines apart).
+        name: 'aws_secret_access_key',
+        pattern: new RegExp(String.raw `(${AWS_KEY_ID})([^]{0,80}?)(${AWS_SECRET})|(${AWS_SECRET})([^]{0,80}?)(${AWS_KEY_ID})`, 'g'),
+        redact: (m, id, gap, secret, secret2, gap2, id2) => {
+            if (id)
+                return looksLikeAwsSecret(secret) ? `${id}${gap}${exports.REDACTED}` : m;
+            return looksLikeAwsSecret(secret2) ? `${exports.REDACTED}${gap2}${id2}` : m;
+        },
+        isCredential: (_m, id, _gap, secret, secret2) => looksLikeAwsSecret(id ? secret : secret2),
+        resumeAt: (m, id, gap, _secret, secret2) => (id ? id.length + gap.length : secret2.length) || m.length,
+    },
+    {
         name: 'key_value',
         pattern: /(?<![\w.-])([A-Za-z_][\w.-]*)([ \t]*[=:][ \t]*)(\[REDACTED\]|"[^"\n]*"|'[^'\n]*'|[^\s,;&}\]]+)/g,
         // Scheme words after `Authorization:` were handled by authorization_header; `x://` is a URL, not a value.
-        redact: (m, key, sep, value) => isSensitiveName(key) && !/^\/\//.test(value) && !AUTH_SCHEMES.test(value) ? `${key}${sep}${redactValue(value)}` : m,
-        isCredential: (_m, key, _sep, value) => isSensitiveName(key) && looksLikeLiteralSecret(value),
+        redact: (m, key, sep, value) => {
+            if (isSensitiveName(key) && !/^\/\//.test(value) && !AUTH_SCHEMES.test(value))
+                return `${key}${sep}${redactValue(value)}`;
+            const inner = innerSensitivePair(value);
+            return inner ? `${key}${sep}${value.slice(0, inner.valueAt)}${exports.REDACTED}` : m;
+        },
+        isCredential: (_m, key, _sep, value) => {
+            if (isSensitiveName(key))
+                return looksLikeLiteralSecret(value);
+            const inner = innerSensitivePair(value);
+            return inner !== undefined && looksLikeLiteralSecret(value.slice(inner.valueAt));
+        },
     },
     {
         name: 'jwt',
@@ -102,37 +153,38 @@ const RULES = [
     },
     {
         name: 'openai_key',
-        pattern: /\bsk-[A-Za-z0-9_-]{8,}/g,
+        pattern: /(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]{8,}/g,
         redact: () => exports.REDACTED,
         isCredential: (m) => m.length >= 23,
     },
     {
         name: 'aws_access_key_id',
-        pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b/g,
+        // Glued to a word (`deploy_AKIA...`) is still a key id: only letters/digits of its own alphabet bound it.
+        pattern: /(?<![A-Z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}(?![A-Z0-9])/g,
         redact: () => exports.REDACTED,
         isCredential: always,
     },
     {
         name: 'github_token',
-        pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})/g,
+        pattern: /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})/g,
         redact: () => exports.REDACTED,
         isCredential: always,
     },
     {
         name: 'slack_token',
-        pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g,
+        pattern: /(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,}/g,
         redact: () => exports.REDACTED,
         isCredential: always,
     },
     {
         name: 'google_api_key',
-        pattern: /\bAIza[0-9A-Za-z_-]{35}/g,
+        pattern: /(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}/g,
         redact: () => exports.REDACTED,
         isCredential: always,
     },
     {
         name: 'stripe_key',
-        pattern: /\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}/g,
+        pattern: /(?<![A-Za-z0-9])[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}/g,
         redact: () => exports.REDACTED,
         isCredential: always,
     },
@@ -186,11 +238,42 @@ function redactSecrets(text) {
     if (text.trim() === '')
         return text;
     let out = redactPemBlocks(text);
-    for (const rule of RULES) {
-        rule.pattern.lastIndex = 0;
-        out = out.replace(rule.pattern, (match, ...rest) => rule.redact(match, ...groupsOf(rest)));
-    }
+    for (const rule of RULES)
+        out = applyRule(rule, out);
     return out;
+}
+function applyRule(rule, text) {
+    const re = rule.pattern;
+    re.lastIndex = 0;
+    let out = '';
+    let copiedUpTo = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+        const groups = groupsOf(m.slice(1));
+        const replacement = rule.redact(m[0], ...groups);
+        if (replacement === m[0]) {
+            const resume = rule.resumeAt?.(m[0], ...groups) ?? m[0].length;
+            re.lastIndex = m.index + Math.max(1, Math.min(resume, m[0].length));
+            continue;
+        }
+        out += text.slice(copiedUpTo, m.index) + replacement;
+        copiedUpTo = m.index + m[0].length;
+        if (m[0].length === 0)
+            re.lastIndex++;
+    }
+    return out + text.slice(copiedUpTo);
+}
+/**
+ * A JSON value with every string in it (object keys too) passed through redactSecrets.
+ * Recursive: callers pass values whose depth a schema already bounded or walked.
+ */
+function redactJsonStrings(value) {
+    if (typeof value === 'string')
+        return redactSecrets(value);
+    if (value === null || typeof value !== 'object')
+        return value;
+    if (Array.isArray(value))
+        return value.map(redactJsonStrings);
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [redactSecrets(k), redactJsonStrings(v)]));
 }
 /**
  * Names of the rules that found a high-confidence literal credential in `text`
@@ -205,11 +288,16 @@ function findSecrets(text) {
     for (const rule of RULES) {
         if (!rule.isCredential)
             continue;
-        for (const m of text.matchAll(rule.pattern)) {
-            if (rule.isCredential(m[0], ...groupsOf(m.slice(1)))) {
+        const re = rule.pattern;
+        re.lastIndex = 0;
+        for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+            const groups = groupsOf(m.slice(1));
+            if (rule.isCredential(m[0], ...groups)) {
                 found.push(rule.name);
                 break;
             }
+            const resume = rule.resumeAt?.(m[0], ...groups) ?? m[0].length;
+            re.lastIndex = m.index + Math.max(1, Math.min(resume, m[0].length));
         }
     }
     return found;

@@ -4,6 +4,8 @@ exports.parseScoreOverrides = parseScoreOverrides;
 exports.runEvaluatorWorker = runEvaluatorWorker;
 const node_fs_1 = require("node:fs");
 const config_1 = require("../../client/config");
+const operations_1 = require("../telemetry/operations");
+const tracing_1 = require("../telemetry/tracing");
 const worker_1 = require("./worker");
 /** Parses `CASE=SCORE[@REGEX]` (comma-separated list). */
 function parseScoreOverrides(text) {
@@ -20,12 +22,15 @@ function parseScoreOverrides(text) {
 /** `evolution evaluator-worker`: the example evaluator until SIGINT/SIGTERM. */
 async function runEvaluatorWorker(flags = {}) {
     const config = (0, config_1.loadConfig)();
+    const ops = await (0, operations_1.startWorkerOperations)(config);
+    const tracing = (0, tracing_1.startTracingFromEnv)(process.env, 'evolution-evaluator');
     const windowsFile = flags.windowsFile;
     const { worker, connection, taskQueue, identity } = await (0, worker_1.createEvaluatorWorker)({
         config,
         taskQueue: flags.taskQueue,
         identity: flags.identity,
         maxConcurrent: flags.maxConcurrent,
+        tracing,
         evaluator: {
             delayMs: flags.delayMs,
             caseDelayMs: flags.caseDelayMs,
@@ -33,12 +38,16 @@ async function runEvaluatorWorker(flags = {}) {
             onWindow: windowsFile ? (w) => (0, node_fs_1.appendFileSync)(windowsFile, `${JSON.stringify(w)}\n`) : undefined,
         },
     });
-    console.error(`[evaluator] ${identity} polling task queue "${taskQueue}" on ${config.temporal.address}`);
+    ops.attach(worker);
+    const metrics = ops.metricsPort !== undefined ? `; metrics and health on :${ops.metricsPort}` : '';
+    console.error(`[evaluator] ${identity} polling task queue "${taskQueue}" on ${config.temporal.address}${metrics}`);
     try {
-        await worker.run(); // the SDK shuts down gracefully on SIGINT/SIGTERM
+        await worker.run(); // returns once SIGTERM/SIGINT (see startWorkerOperations) has drained it
     }
     finally {
         await connection.close();
+        await ops.close();
+        await tracing?.shutdown();
     }
 }
 //# sourceMappingURL=main.js.map

@@ -3,14 +3,14 @@ Object.defineProperty(exports, "__esModule", { value: true });
 exports.evaluationBatchWorkflow = evaluationBatchWorkflow;
 const workflow_1 = require("@temporalio/workflow");
 const core_1 = require("../../core");
+const workflow_inputs_1 = require("../../core/workflow-inputs");
+const input_guard_1 = require("../input-guard");
+const retry_policies_1 = require("../retry-policies");
 const concurrency_1 = require("./concurrency");
 const objectives_1 = require("./objectives");
 // Loading cases and writing the record are short S3 calls: local activities save two
 // server round trips per batch (they are still recorded, and retried, by Temporal).
-const storage = (0, workflow_1.proxyLocalActivities)({
-    startToCloseTimeout: '1 minute',
-    retry: { initialInterval: '1 second', maximumInterval: '20 seconds', maximumAttempts: 10, nonRetryableErrorTypes: ['NonRetryableStoreError', 'DatasetNotFound', 'ExperimentRecordConflict'] },
-});
+const storage = (0, workflow_1.proxyLocalActivities)({ startToCloseTimeout: '1 minute', retry: retry_policies_1.storageRetry });
 /**
  * One evaluation batch of an experiment, as a child workflow: the candidate's cases are
  * split into chunks that fan out to the application's evaluator task queue (bounded
@@ -20,12 +20,13 @@ const storage = (0, workflow_1.proxyLocalActivities)({
  * evaluator's outputs and traces weigh; this batch's history is bounded by one batch.
  */
 async function evaluationBatchWorkflow(input) {
+    (0, input_guard_1.requireValidInput)('evaluation batch', (0, workflow_inputs_1.checkEvaluationBatchInput)(input));
     const evaluator = (0, workflow_1.proxyActivities)({
         taskQueue: input.evaluator.taskQueue,
         startToCloseTimeout: '10 minutes',
         // Evaluators heartbeat (at least once a minute) so a cancelled experiment stops them.
         heartbeatTimeout: '1 minute',
-        retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 3, nonRetryableErrorTypes: ['InvalidEvaluatorInput'] },
+        retry: retry_policies_1.evaluatorRetry,
         cancellationType: workflow_1.ActivityCancellationType.TRY_CANCEL,
     });
     const cases = await storage.loadExperimentCases({ dataset: input.dataset, caseIds: input.caseIds });

@@ -7,13 +7,11 @@ const common_1 = require("@temporalio/common");
 const core_1 = require("../../core");
 const governance_1 = require("../../core/governance");
 const approval_1 = require("../approval");
+const retry_policies_1 = require("../retry-policies");
 const failure_1 = require("./failure");
 const ids_1 = require("./ids");
 const search_1 = require("./search");
-const storage = (0, workflow_1.proxyActivities)({
-    startToCloseTimeout: '2 minutes',
-    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10, nonRetryableErrorTypes: ['NonRetryableStoreError', 'InvalidExperimentRequest', 'ExperimentRecordConflict'] },
-});
+const storage = (0, workflow_1.proxyActivities)({ startToCloseTimeout: '2 minutes', retry: retry_policies_1.storageRetry });
 /**
  * Frozen confirmation: seed and Validation winner on Holdout under one paired seed (the
  * two batches run in parallel), then the promotion assessment, whose reason is always

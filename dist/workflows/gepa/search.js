@@ -5,6 +5,7 @@ exports.asEvaluations = asEvaluations;
 exports.runSearch = runSearch;
 const workflow_1 = require("@temporalio/workflow");
 const core_1 = require("../../core");
+const retry_policies_1 = require("../retry-policies");
 const failure_1 = require("./failure");
 const evaluation_1 = require("./evaluation");
 const ids_1 = require("./ids");
@@ -12,7 +13,7 @@ const ids_1 = require("./ids");
 // recorded as invalid_reflection and the search goes on.
 const reflector = (0, workflow_1.proxyActivities)({
     startToCloseTimeout: '3 minutes',
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '20 seconds', maximumAttempts: 3, nonRetryableErrorTypes: ['NonRetryableStoreError', 'DatasetNotFound', 'ExperimentRecordConflict'] },
+    retry: retry_policies_1.modelCallRetry,
 });
 /** Evaluates one candidate on some cases as a child workflow; only scores come back. */
 function evaluateBatch(context, request) {

@@ -5,6 +5,7 @@ const approvals_1 = require("./approvals");
 const console_1 = require("./console");
 const infra_1 = require("./infra");
 const learning_1 = require("./learning");
+const operations_1 = require("./operations");
 const optimize_1 = require("./optimize");
 const payloads_1 = require("./payloads");
 const skills_1 = require("./skills");
@@ -17,5 +18,6 @@ exports.COMMANDS = {
     ...infra_1.infraCommands,
     ...payloads_1.payloadCommands,
     ...console_1.consoleCommands,
+    ...operations_1.operationsCommands,
 };
 //# sourceMappingURL=index.js.map

@@ -1,21 +1,28 @@
 "use strict";
 Object.defineProperty(exports, "__esModule", { value: true });
-exports.PROMPT_INJECTION = exports.SENSITIVE_PATHS = exports.DESTRUCTIVE_COMMANDS = void 0;
+exports.PROMPT_INJECTION = exports.SENSITIVE_PATHS = exports.DESTRUCTIVE_COMMANDS = exports.SYSTEM_DIRECTORIES = void 0;
 exports.safetyGate = safetyGate;
 const redaction_1 = require("../../skills/redaction");
 const types_1 = require("./types");
 const re = (label, pattern) => ({ label, test: (t) => pattern.test(t) });
-const ROOT_TARGET = String.raw `(?:\/\*?|~\/?\*?|\$HOME\/?\*?|\$\{HOME\}\/?\*?)(?=$|[\s;&|)'"\x60])`;
-/** `rm` with a recursive flag aimed at /, /*, ~ or $HOME. */
-function recursiveRmOfRoot(text) {
-    const rm = new RegExp(String.raw `\brm\s+((?:-[\w-]+\s+)*)` + ROOT_TARGET, 'g');
-    for (const m of text.matchAll(rm))
-        if (/(^|\s)(-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)(\s|$)/.test(m[1]))
-            return true;
-    return false;
+const TARGET_END = String.raw `(?=$|[\s;&|)'"\x60])`;
+const ROOT_TARGET = String.raw `(?:\/\*?|~\/?\*?|\$HOME\/?\*?|\$\{HOME\}\/?\*?)`;
+/** Top-level system directories whose recursive deletion breaks the machine (the reference's rule); /tmp is scratch space. */
+exports.SYSTEM_DIRECTORIES = ['home', 'usr', 'etc', 'var', 'bin', 'boot', 'lib', 'opt', 'root', 'srv', 'sys', 'proc'];
+const SYSTEM_DIRECTORY_TARGET = String.raw `\/(?:${exports.SYSTEM_DIRECTORIES.join('|')})\/?\*?`;
+/** `rm` with a recursive flag aimed at `target` (optionally quoted), whatever the sentence around it says. */
+function recursiveRmOf(target) {
+    const rm = new RegExp(String.raw `\brm\s+((?:-[\w-]+\s+)*)["']?` + target + TARGET_END, 'g');
+    return (text) => {
+        for (const m of text.matchAll(rm))
+            if (/(^|\s)(-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)(\s|$)/.test(m[1]))
+                return true;
+        return false;
+    };
 }
 exports.DESTRUCTIVE_COMMANDS = [
-    { label: 'rm -rf /', test: recursiveRmOfRoot },
+    { label: 'rm -rf /', test: recursiveRmOf(ROOT_TARGET) },
+    { label: 'rm -rf of a system directory', test: recursiveRmOf(SYSTEM_DIRECTORY_TARGET) },
     re('rm --no-preserve-root', /--no-preserve-root\b/),
     re('mkfs', /\bmkfs(?:\.[a-z0-9]+)?\b/i),
     re('dd of=/dev/...', /\bdd\b[^\n]*\bof=\/dev\/(?!null\b|zero\b|stdout\b|stderr\b)/),

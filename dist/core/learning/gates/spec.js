@@ -41,7 +41,7 @@ function specGate(candidate, existing, options = {}) {
         const duplicate = existing.find((e) => e.skillId === id || (0, scope_key_1.skillIdForName)(e.name) === id || (0, reconcile_1.normalizeSkillName)(e.name) === (0, reconcile_1.normalizeSkillName)(name));
         if (duplicate)
             reasons.push(`duplicate of existing skill "${duplicate.name}"; should be an update, not a create`);
-        const parent = (0, reconcile_1.findQuantifiedSiblingParent)(name, existing);
+        const parent = (0, reconcile_1.findQuantifiedSiblingParent)(name, existing) ?? (0, reconcile_1.findGenericParent)(name, existing);
         if (parent !== undefined)
             reasons.push(`count-specific sibling of generic parent "${parent}"; should be an update`);
     }
