@@ -121,10 +121,10 @@ describe('activities per job (each one is a history round trip and a worker task
     expect(await storedOutcome(started.scopeKey, outcome.jobId)).toMatchObject({ status: 'reviewer_skipped', cursorAdvanced: true });
   });
 
-  it('reviewer failure: the cursor stays, the outcome is still recorded', async () => {
+  it('reviewer failure: three model answers, the failure counted for quarantine, the cursor stays, the outcome is still recorded', async () => {
     const session = newSession();
     const { started, outcome } = await submit(weatherWith('[[fault:malformed]]'), session);
-    expect(await activityTypes(started.jobWorkflowId)).toEqual(['prepareReview', 'reviewSession', 'recordJobOutcome']);
+    expect(await activityTypes(started.jobWorkflowId)).toEqual(['prepareReview', 'reviewSession', 'reviewSession', 'reviewSession', 'recordReviewFailure', 'recordJobOutcome']);
     expect(await storedOutcome(started.scopeKey, outcome.jobId)).toMatchObject({ status: 'reviewer_failed', cursorAdvanced: false });
     expect(await h.store.readCursor(started.scopeKey, session.sessionId)).toBeUndefined();
   });
