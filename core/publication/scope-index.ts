@@ -48,7 +48,7 @@ export function applyIndexChanges(index: IndexContent, changes: readonly IndexCh
     if (c.entry) {
       const next: IndexEntry = { skillId: c.skillId, name: c.entry.name, description: c.entry.description, managed: c.entry.managed, revisionId: c.revisionId, seq: c.seq };
       const before = skills.get(c.skillId);
-      if (!before || JSON.stringify(before) !== JSON.stringify(next)) differs = true;
+      if (!before || !sameEntry(before, next)) differs = true;
       skills.set(c.skillId, next);
       if (removed.delete(c.skillId)) differs = true;
     } else {
@@ -68,6 +68,11 @@ export function applyIndexChanges(index: IndexContent, changes: readonly IndexCh
     changed,
     applied,
   };
+}
+
+/** Field by field: an entry parsed from storage may carry its keys in another order. */
+function sameEntry(a: IndexEntry, b: IndexEntry): boolean {
+  return a.skillId === b.skillId && a.name === b.name && a.description === b.description && a.managed === b.managed && a.revisionId === b.revisionId && a.seq === b.seq;
 }
 
 /**

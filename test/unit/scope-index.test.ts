@@ -32,6 +32,13 @@ describe('applyIndexChanges', () => {
     expect(applyIndexChanges(deleted, [live('a', 3)]).skills.map((s) => s.revisionId)).toEqual(['a-r3']);
   });
 
+  it('an entry read back from storage with its keys in another order is the same entry (no write)', () => {
+    const stored = { skills: [{ description: 'about a', managed: true, name: 'a', revisionId: 'a-r1', seq: 1, skillId: 'a' }], removed: [] };
+    const again = applyIndexChanges(stored, [live('a', 1)]);
+    expect(again.changed).toBe(false);
+    expect(reconcileIndex(stored, [live('a', 1)]).changed).toBe(false);
+  });
+
   it('newerChange keeps the highest seq of a burst', () => {
     expect(newerChange(live('a', 2), live('a', 1)).seq).toBe(2);
     expect(newerChange(undefined, live('a', 1)).seq).toBe(1);
