@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { temporal as temporal_ } from '@temporalio/proto';
 import { decideRevision } from '../../client/approvals';
 import { connectTemporal, type Connected } from '../../client/connection';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
@@ -100,9 +101,26 @@ describe('worker process operations', () => {
     expect(entries.some((e) => e.revisionId === rev!.revisionId)).toBe(true);
   });
 
-  it('SIGTERM drains the worker and exits 0', async () => {
+  it('SIGTERM drains the worker: the in-flight reviewer call finishes, then the process exits 0', async () => {
+    const store = createSkillStore(config.s3);
+    const events = exampleSession('weather-report').map((e, i) => (i === 0 ? { ...e, content: `${e.content as string} [[fault:slow:4000]]` } : e));
+    const started = await startLearningJob({ client: temporal.client, store, config }, { app: uniqueName('drain-app'), user: 'u1', sessionId: 's1', events });
+    const job = temporal.client.workflow.getHandle(started.jobWorkflowId);
+    // Wait until the (slow) model call is running on this worker.
+    for (;;) {
+      // The session entity starts the job as its child: until then the job is not found.
+      const raw = await job.describe().then((d) => d.raw, () => undefined);
+      if (raw?.pendingActivities?.some((a) => a.activityType?.name === 'reviewSession' && a.state === temporal_.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
     await worker.kill('SIGTERM');
     expect(worker.child.signalCode).toBeNull();
     expect(worker.child.exitCode).toBe(0);
+    // The attempt in flight completed during the drain instead of being abandoned to a timeout.
+    const history = await job.fetchHistory();
+    const completed = (history.events ?? []).filter((e) => e.activityTaskCompletedEventAttributes);
+    expect(completed.length).toBeGreaterThanOrEqual(2); // prepareReview, then reviewSession
+    await job.terminate('test over: no worker left to finish the job');
   });
 });
