@@ -2,7 +2,31 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const NODE_BUILTINS = ['assert', 'buffer', 'child_process', 'crypto', 'dns', 'events', 'fs', 'fs/promises', 'http', 'http2', 'https', 'net', 'os', 'path', 'perf_hooks', 'process', 'stream', 'timers', 'tls', 'url', 'util', 'worker_threads', 'zlib'];
+const NODE_BUILTINS = [
+  'assert',
+  'buffer',
+  'child_process',
+  'crypto',
+  'dns',
+  'events',
+  'fs',
+  'fs/promises',
+  'http',
+  'http2',
+  'https',
+  'net',
+  'os',
+  'path',
+  'perf_hooks',
+  'process',
+  'stream',
+  'timers',
+  'tls',
+  'url',
+  'util',
+  'worker_threads',
+  'zlib',
+];
 
 /** Deterministic, pure code: no I/O, no clocks, no randomness, no timers, no process state. */
 const deterministic = {

@@ -21,7 +21,16 @@ import {
   renderTranscript,
   type ReviewDecision as Decision,
 } from '../core';
-import { deltaFingerprint, isPoisonDelta, planRevisions, withReviewFailure, type GovernanceSettings, type JobOutcome, type ReviewFailure, type RevisionPlan } from '../core/governance';
+import {
+  deltaFingerprint,
+  isPoisonDelta,
+  planRevisions,
+  withReviewFailure,
+  type GovernanceSettings,
+  type JobOutcome,
+  type ReviewFailure,
+  type RevisionPlan,
+} from '../core/governance';
 import type { Outcome } from '../core';
 import { NON_RETRYABLE, withStoreErrors } from './errors';
 import { existingSkillsOf } from './existing-skills';
@@ -97,7 +106,13 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
 
   function governanceSettings(): GovernanceSettings {
     const g = config.governance;
-    return { humanGate: g.humanGate, approvalTimeoutMs: g.approvalTimeoutMs, shadowMode: g.shadowMode, minToolCalls: g.minToolCalls, effectivenessThreshold: g.effectivenessThreshold };
+    return {
+      humanGate: g.humanGate,
+      approvalTimeoutMs: g.approvalTimeoutMs,
+      shadowMode: g.shadowMode,
+      minToolCalls: g.minToolCalls,
+      effectivenessThreshold: g.effectivenessThreshold,
+    };
   }
 
   async function writeJobOutcome(outcome: JobOutcome, at: string): Promise<void> {
@@ -138,12 +153,36 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
         const fingerprint = deltaFingerprint(reviewedAfter, delta[0]);
         const failures = await readReviewFailures(key, segment.sessionId, fingerprint);
         if (isPoisonDelta(failures, config.governance.quarantineAfterFailures)) {
-          return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills: [], reviewedAfter, cursorEtag, deltaFingerprint: fingerprint, quarantinedAfter: failures, governance };
+          return {
+            scope,
+            scopeKey: key,
+            policy,
+            deltaEventCount: delta.length,
+            nextCursor,
+            existingSkills: [],
+            reviewedAfter,
+            cursorEtag,
+            deltaFingerprint: fingerprint,
+            quarantinedAfter: failures,
+            governance,
+          };
         }
         const read = await store.readScopeIndex(key);
         const index = read && !read.notModified ? read : undefined;
         const relevant = mostRelevant(existingSkillsOf(index?.index), renderTranscript(buildTranscript(delta)));
-        return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills: boundExistingSkills(relevant), reviewedAfter, indexEtag: index?.etag, cursorEtag, deltaFingerprint: fingerprint, governance };
+        return {
+          scope,
+          scopeKey: key,
+          policy,
+          deltaEventCount: delta.length,
+          nextCursor,
+          existingSkills: boundExistingSkills(relevant),
+          reviewedAfter,
+          indexEtag: index?.etag,
+          cursorEtag,
+          deltaFingerprint: fingerprint,
+          governance,
+        };
       });
     },
 
@@ -152,8 +191,29 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
      * when the job ends here (policy "no", reviewer skip, quarantine) it also records the
      * outcome, after the cursor. Both writes are idempotent, so a retry repeats them harmlessly.
      */
-    async advanceCursor({ scopeKey, sessionId, cursor, at, cursorEtag, outcome }: { scopeKey: string; sessionId: string; cursor: ReviewCursor; at: string; cursorEtag?: string | null; outcome?: JobOutcome }): Promise<void> {
-      await withStoreErrors(() => store.writeCursor(scopeKey, sessionId, { lastReviewedAt: cursor.lastReviewedAt, lastEventCount: cursor.lastEventCount ?? 0, updatedAt: at }, cursorEtag === undefined ? undefined : { etag: cursorEtag }));
+    async advanceCursor({
+      scopeKey,
+      sessionId,
+      cursor,
+      at,
+      cursorEtag,
+      outcome,
+    }: {
+      scopeKey: string;
+      sessionId: string;
+      cursor: ReviewCursor;
+      at: string;
+      cursorEtag?: string | null;
+      outcome?: JobOutcome;
+    }): Promise<void> {
+      await withStoreErrors(() =>
+        store.writeCursor(
+          scopeKey,
+          sessionId,
+          { lastReviewedAt: cursor.lastReviewedAt, lastEventCount: cursor.lastEventCount ?? 0, updatedAt: at },
+          cursorEtag === undefined ? undefined : { etag: cursorEtag },
+        ),
+      );
       if (outcome) await writeJobOutcome(outcome, at);
     },
 
@@ -177,7 +237,19 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
         existingSkills: existingSkills.map((s) => ({ name: s.name, description: s.description, body_excerpt: s.bodyExcerpt })),
         outcome: segment.outcome,
       });
-      return whileHeartbeating((signal) => asModelAnswer(() => structuredCompletion({ client: openai, model: config.llm.reviewerModel, schemaName: 'review_decision', schema: ReviewDecisionSchema, normalize: normalizeReviewDecision, messages, signal })));
+      return whileHeartbeating((signal) =>
+        asModelAnswer(() =>
+          structuredCompletion({
+            client: openai,
+            model: config.llm.reviewerModel,
+            schemaName: 'review_decision',
+            schema: ReviewDecisionSchema,
+            normalize: normalizeReviewDecision,
+            messages,
+            signal,
+          }),
+        ),
+      );
     },
 
     /** Counts one failed review of a delta (idempotent by job id); see core/governance/quarantine.ts. */

@@ -67,7 +67,8 @@ export interface PointerOperation {
 }
 
 /** `pointer` is what this attempt wrote (absent when an earlier attempt applied the operation). */
-export type PointerOperationResult = Exclude<PublicationDecision, { kind: 'apply' } | { kind: 'applied' }> | { kind: 'applied'; applied: AppliedOperation; pointer?: ActivePointer };
+export type PointerOperationResult =
+  Exclude<PublicationDecision, { kind: 'apply' } | { kind: 'applied' }> | { kind: 'applied'; applied: AppliedOperation; pointer?: ActivePointer };
 
 /**
  * The one way a pointer moves (publication, approval, auto-expiry, rollback, delete,
@@ -83,30 +84,42 @@ export async function movePointer(store: SkillStore, op: PointerOperation): Prom
   let logged = false;
   let prepared = false;
   let firstTry = true;
-  return retryOnConflict(async () => {
-    const current = op.expectNew && firstTry ? undefined : await store.readActive(op.scopeKey, op.skillId);
-    firstTry = false;
-    let decision = decidePublication({ pointer: current?.pointer, opId: op.opId, baseSeq, requireParentId: op.requireParentId });
-    if (decision.kind === 'apply' && !logged) {
-      const { written } = await store.appendAudit({
-        id: logId, at: op.at, action: op.action, skillId: op.skillId, scopeKey: op.scopeKey, revisionId: op.target.revisionId,
-        status: 'active', actor: op.actor, reason: op.reason, opId: op.opId, baseSeq: current?.pointer.seq ?? 0,
-      });
-      logged = true;
-      if (!written) {
-        baseSeq = (await store.readAudit(op.scopeKey, op.skillId, op.at, logId))?.baseSeq;
-        decision = decidePublication({ pointer: current?.pointer, opId: op.opId, baseSeq, requireParentId: op.requireParentId });
+  return retryOnConflict(
+    async () => {
+      const current = op.expectNew && firstTry ? undefined : await store.readActive(op.scopeKey, op.skillId);
+      firstTry = false;
+      let decision = decidePublication({ pointer: current?.pointer, opId: op.opId, baseSeq, requireParentId: op.requireParentId });
+      if (decision.kind === 'apply' && !logged) {
+        const { written } = await store.appendAudit({
+          id: logId,
+          at: op.at,
+          action: op.action,
+          skillId: op.skillId,
+          scopeKey: op.scopeKey,
+          revisionId: op.target.revisionId,
+          status: 'active',
+          actor: op.actor,
+          reason: op.reason,
+          opId: op.opId,
+          baseSeq: current?.pointer.seq ?? 0,
+        });
+        logged = true;
+        if (!written) {
+          baseSeq = (await store.readAudit(op.scopeKey, op.skillId, op.at, logId))?.baseSeq;
+          decision = decidePublication({ pointer: current?.pointer, opId: op.opId, baseSeq, requireParentId: op.requireParentId });
+        }
       }
-    }
-    if (decision.kind !== 'apply') return decision;
-    if (!prepared) {
-      await op.beforeApply?.();
-      prepared = true;
-    }
-    const next = nextPointer(current?.pointer, op.target, op);
-    await store.writeActive(op.scopeKey, op.skillId, next, current?.etag ?? null);
-    return { kind: 'applied', applied: next.recent.at(-1)!, pointer: next };
-  }, { attempts: 40 });
+      if (decision.kind !== 'apply') return decision;
+      if (!prepared) {
+        await op.beforeApply?.();
+        prepared = true;
+      }
+      const next = nextPointer(current?.pointer, op.target, op);
+      await store.writeActive(op.scopeKey, op.skillId, next, current?.etag ?? null);
+      return { kind: 'applied', applied: next.recent.at(-1)!, pointer: next };
+    },
+    { attempts: 40 },
+  );
 }
 
 export function pointerTargetOf(rev: Revision): PointerTarget {
@@ -140,42 +153,66 @@ export function publisherActivities({ store, signalIndex }: { store: SkillStore;
   }
 
   async function publishRevision(input: PublishInput): Promise<PublishResult> {
-    return withStoreErrors(() => whileHeartbeating(async () => {
-      const rev = input.known && input.known.id === input.revision.revisionId ? input.known : await mustRead(input.revision);
-      const staleEarlier = rev.history.find((h) => h.to === 'rejected' && h.at === input.at && h.reason.startsWith('stale parent'));
-      if (staleEarlier) {
-        // This operation already found the parent stale; a retry only completes its audit.
-        await audit(rev, input.opId, 'stale_parent', input.at, input.actor, staleEarlier.reason, 'rejected');
-        return { status: 'rejected', outcome: 'stale_parent' };
-      }
-      if (rev.status === 'rejected') throw ApplicationFailure.nonRetryable(`revision ${rev.id} was rejected and cannot be published`, NON_RETRYABLE.store);
-      const human: HumanReport | undefined =
-        input.auditAction === 'promote' ? undefined : { held: true, reasons: rev.human?.reasons ?? [], decision: 'approved', reviewer: input.actor, comment: input.reason, decidedAt: input.at };
-      // The decision is stored on the revision (stored status `active` = decided for publication).
-      const recordDecision = async () => {
-        if (rev.status === 'active' || rev.status === 'archived') return;
-        await store.transitionRevision(input.revision, { to: 'active', reason: input.reason, at: input.at, patch: { ...(human ? { human } : {}), promotedAt: input.at } });
-      };
-      const result = await movePointer(store, {
-        scopeKey: rev.scopeKey, skillId: rev.skillId, opId: input.opId, at: input.at, actor: input.actor, reason: input.reason,
-        action: rev.action === 'delete' ? 'delete' : input.auditAction, target: pointerTargetOf(rev), requireParentId: input.requireParentId, beforeApply: recordDecision,
-        expectNew: rev.action === 'create' && !rev.parentId,
-      });
-      if (result.kind === 'stale_parent') {
-        const reason = `stale parent: the active revision is ${result.activeRevisionId ?? 'none'}, the submission was based on ${input.requireParentId}`;
-        await audit(rev, input.opId, 'stale_parent', input.at, input.actor, reason, 'rejected');
-        await store.transitionRevision(input.revision, { to: 'rejected', reason, at: input.at });
-        return { status: 'rejected', outcome: 'stale_parent' };
-      }
-      // Applied now or by an earlier attempt: finish what that attempt may not have (all idempotent).
-      await recordDecision();
-      if (rev.shadowBypassed) await audit(rev, input.opId, 'shadow_bypass', input.at, input.actor, 'published in shadow mode despite gate verdicts', 'active');
-      const indexSeq = await announce(rev.scopeKey, rev.skillId, result.kind === 'applied' ? result.pointer : undefined);
-      return { status: result.kind === 'superseded' ? 'archived' : 'active', outcome: 'published', indexSeq };
-    }));
+    return withStoreErrors(() =>
+      whileHeartbeating(async () => {
+        const rev = input.known && input.known.id === input.revision.revisionId ? input.known : await mustRead(input.revision);
+        const staleEarlier = rev.history.find((h) => h.to === 'rejected' && h.at === input.at && h.reason.startsWith('stale parent'));
+        if (staleEarlier) {
+          // This operation already found the parent stale; a retry only completes its audit.
+          await audit(rev, input.opId, 'stale_parent', input.at, input.actor, staleEarlier.reason, 'rejected');
+          return { status: 'rejected', outcome: 'stale_parent' };
+        }
+        if (rev.status === 'rejected') throw ApplicationFailure.nonRetryable(`revision ${rev.id} was rejected and cannot be published`, NON_RETRYABLE.store);
+        const human: HumanReport | undefined =
+          input.auditAction === 'promote'
+            ? undefined
+            : { held: true, reasons: rev.human?.reasons ?? [], decision: 'approved', reviewer: input.actor, comment: input.reason, decidedAt: input.at };
+        // The decision is stored on the revision (stored status `active` = decided for publication).
+        const recordDecision = async () => {
+          if (rev.status === 'active' || rev.status === 'archived') return;
+          await store.transitionRevision(input.revision, { to: 'active', reason: input.reason, at: input.at, patch: { ...(human ? { human } : {}), promotedAt: input.at } });
+        };
+        const result = await movePointer(store, {
+          scopeKey: rev.scopeKey,
+          skillId: rev.skillId,
+          opId: input.opId,
+          at: input.at,
+          actor: input.actor,
+          reason: input.reason,
+          action: rev.action === 'delete' ? 'delete' : input.auditAction,
+          target: pointerTargetOf(rev),
+          requireParentId: input.requireParentId,
+          beforeApply: recordDecision,
+          expectNew: rev.action === 'create' && !rev.parentId,
+        });
+        if (result.kind === 'stale_parent') {
+          const reason = `stale parent: the active revision is ${result.activeRevisionId ?? 'none'}, the submission was based on ${input.requireParentId}`;
+          await audit(rev, input.opId, 'stale_parent', input.at, input.actor, reason, 'rejected');
+          await store.transitionRevision(input.revision, { to: 'rejected', reason, at: input.at });
+          return { status: 'rejected', outcome: 'stale_parent' };
+        }
+        // Applied now or by an earlier attempt: finish what that attempt may not have (all idempotent).
+        await recordDecision();
+        if (rev.shadowBypassed) await audit(rev, input.opId, 'shadow_bypass', input.at, input.actor, 'published in shadow mode despite gate verdicts', 'active');
+        const indexSeq = await announce(rev.scopeKey, rev.skillId, result.kind === 'applied' ? result.pointer : undefined);
+        return { status: result.kind === 'superseded' ? 'archived' : 'active', outcome: 'published', indexSeq };
+      }),
+    );
   }
 
-  async function rejectRevision({ revision, actor, reason, at, opId }: { revision: RevisionRef; actor: string; reason: string; at: string; opId: string }): Promise<{ status: RevisionStatus }> {
+  async function rejectRevision({
+    revision,
+    actor,
+    reason,
+    at,
+    opId,
+  }: {
+    revision: RevisionRef;
+    actor: string;
+    reason: string;
+    at: string;
+    opId: string;
+  }): Promise<{ status: RevisionStatus }> {
     return withStoreErrors(async () => {
       const rev = await mustRead(revision);
       const human: HumanReport = { held: true, reasons: rev.human?.reasons ?? [], decision: 'rejected', reviewer: actor, comment: reason, decidedAt: at };
@@ -186,39 +223,53 @@ export function publisherActivities({ store, signalIndex }: { store: SkillStore;
   }
 
   async function rollbackSkill(input: RollbackSkillInput): Promise<{ skillId: string; restoredRevisionId: string; archivedRevisionId?: string; indexSeq?: number }> {
-    return withStoreErrors(() => whileHeartbeating(async () => {
-      const fail = (msg: string) => ApplicationFailure.nonRetryable(msg, NON_RETRYABLE.rollback);
-      const current = await store.readActive(input.scopeKey, input.skillId);
-      const recent = current?.pointer.recent ?? [];
-      const doneAt = recent.findIndex((o) => o.opId === input.opId);
-      if (doneAt >= 0) {
-        // A retry: the first attempt moved the pointer; report what it did.
-        const indexSeq = await announce(input.scopeKey, input.skillId, current!.pointer);
-        return { skillId: input.skillId, restoredRevisionId: recent[doneAt]!.revisionId, archivedRevisionId: recent[doneAt - 1]?.revisionId, indexSeq };
-      }
-      const revisions = await store.listRevisions(input.scopeKey, input.skillId); // statuses derived from the pointer
-      if (revisions.length === 0) throw fail(`skill ${input.skillId} has no revisions in ${input.scopeKey}`);
-      let target: Revision | undefined;
-      if (input.targetRevisionId) {
-        target = revisions.find((r) => r.id === input.targetRevisionId);
-        if (!target) throw fail(`revision ${input.targetRevisionId} is not a revision of skill ${input.skillId}`);
-        if (target.status !== 'archived') throw fail(`revision ${target.id} is ${target.status}, not archived: only archived revisions can be rolled back to`);
-      } else {
-        target = revisions.filter((r) => r.status === 'archived').at(-1);
-        if (!target) throw fail(`no archived revision of skill ${input.skillId} to roll back to`);
-      }
-      const previous = current?.pointer.revisionId;
-      const reason = input.comment || `rollback from ${previous ?? 'nothing'} to ${target.id}`;
-      const result = await movePointer(store, {
-        scopeKey: input.scopeKey, skillId: input.skillId, opId: input.opId, at: input.at, actor: input.reviewer, reason, action: 'rollback', target: pointerTargetOf(target),
-      });
-      const indexSeq = await announce(input.scopeKey, input.skillId, result.kind === 'applied' ? result.pointer : undefined);
-      if (result.kind === 'applied' && result.pointer) {
-        const mine = result.pointer.recent;
-        return { skillId: input.skillId, restoredRevisionId: target.id, archivedRevisionId: mine.at(-2)?.revisionId !== target.id ? mine.at(-2)?.revisionId : undefined, indexSeq };
-      }
-      return { skillId: input.skillId, restoredRevisionId: target.id, archivedRevisionId: previous !== target.id ? previous : undefined, indexSeq };
-    }));
+    return withStoreErrors(() =>
+      whileHeartbeating(async () => {
+        const fail = (msg: string) => ApplicationFailure.nonRetryable(msg, NON_RETRYABLE.rollback);
+        const current = await store.readActive(input.scopeKey, input.skillId);
+        const recent = current?.pointer.recent ?? [];
+        const doneAt = recent.findIndex((o) => o.opId === input.opId);
+        if (doneAt >= 0) {
+          // A retry: the first attempt moved the pointer; report what it did.
+          const indexSeq = await announce(input.scopeKey, input.skillId, current!.pointer);
+          return { skillId: input.skillId, restoredRevisionId: recent[doneAt]!.revisionId, archivedRevisionId: recent[doneAt - 1]?.revisionId, indexSeq };
+        }
+        const revisions = await store.listRevisions(input.scopeKey, input.skillId); // statuses derived from the pointer
+        if (revisions.length === 0) throw fail(`skill ${input.skillId} has no revisions in ${input.scopeKey}`);
+        let target: Revision | undefined;
+        if (input.targetRevisionId) {
+          target = revisions.find((r) => r.id === input.targetRevisionId);
+          if (!target) throw fail(`revision ${input.targetRevisionId} is not a revision of skill ${input.skillId}`);
+          if (target.status !== 'archived') throw fail(`revision ${target.id} is ${target.status}, not archived: only archived revisions can be rolled back to`);
+        } else {
+          target = revisions.filter((r) => r.status === 'archived').at(-1);
+          if (!target) throw fail(`no archived revision of skill ${input.skillId} to roll back to`);
+        }
+        const previous = current?.pointer.revisionId;
+        const reason = input.comment || `rollback from ${previous ?? 'nothing'} to ${target.id}`;
+        const result = await movePointer(store, {
+          scopeKey: input.scopeKey,
+          skillId: input.skillId,
+          opId: input.opId,
+          at: input.at,
+          actor: input.reviewer,
+          reason,
+          action: 'rollback',
+          target: pointerTargetOf(target),
+        });
+        const indexSeq = await announce(input.scopeKey, input.skillId, result.kind === 'applied' ? result.pointer : undefined);
+        if (result.kind === 'applied' && result.pointer) {
+          const mine = result.pointer.recent;
+          return {
+            skillId: input.skillId,
+            restoredRevisionId: target.id,
+            archivedRevisionId: mine.at(-2)?.revisionId !== target.id ? mine.at(-2)?.revisionId : undefined,
+            indexSeq,
+          };
+        }
+        return { skillId: input.skillId, restoredRevisionId: target.id, archivedRevisionId: previous !== target.id ? previous : undefined, indexSeq };
+      }),
+    );
   }
 
   return { publishRevision, rejectRevision, rollbackSkill };

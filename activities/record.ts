@@ -15,13 +15,32 @@ export function recordActivities({ store }: { store: SkillStore }) {
       return withStoreErrors(async () => {
         const revision: Revision =
           publishNow && gated.status === 'pending'
-            ? { ...gated, status: 'active', promotedAt: gated.createdAt, history: [...gated.history, { from: 'pending', to: 'active', at: gated.createdAt, reason: gated.shadowBypassed ? 'shadow mode: published despite gate verdicts' : 'all gates passed' }] }
+            ? {
+                ...gated,
+                status: 'active',
+                promotedAt: gated.createdAt,
+                history: [
+                  ...gated.history,
+                  { from: 'pending', to: 'active', at: gated.createdAt, reason: gated.shadowBypassed ? 'shadow mode: published despite gate verdicts' : 'all gates passed' },
+                ],
+              }
             : gated;
         const stored = await store.createRevision(revision);
         if (revision.status === 'active') return stored;
         // The operation is the revision's recording: its id is the revision id.
         const event = (action: 'write_revision' | 'reject' | 'hold', reason: string) =>
-          store.appendAudit({ id: auditEventId(revision.id, action), opId: revision.id, at: revision.createdAt, action, skillId: revision.skillId, scopeKey: revision.scopeKey, revisionId: revision.id, status: revision.status, actor: revision.source, reason });
+          store.appendAudit({
+            id: auditEventId(revision.id, action),
+            opId: revision.id,
+            at: revision.createdAt,
+            action,
+            skillId: revision.skillId,
+            scopeKey: revision.scopeKey,
+            revisionId: revision.id,
+            status: revision.status,
+            actor: revision.source,
+            reason,
+          });
         await event('write_revision', revision.reason);
         const reasons = revision.gates.flatMap((g) => (g.ran && !g.passed ? g.reasons : [])).concat(revision.human?.held ? revision.human.reasons : []);
         if (revision.status === 'rejected') await event('reject', reasons.join('; '));

@@ -22,7 +22,10 @@ export function clientIndexSignaller(client: Client | (() => Promise<Client>), t
 export function temporalIndexSignaller(config: EvolutionConfig): SignalIndex & { close(): Promise<void> } {
   let connecting: Promise<{ client: Client; connection: Connection }> | undefined;
   const connect = () =>
-    (connecting ??= Connection.connect({ address: config.temporal.address }).then((connection) => ({ connection, client: new Client({ connection, namespace: config.temporal.namespace }) })));
+    (connecting ??= Connection.connect({ address: config.temporal.address }).then((connection) => ({
+      connection,
+      client: new Client({ connection, namespace: config.temporal.namespace }),
+    })));
   const signal = clientIndexSignaller(async () => (await connect()).client, config.temporal.taskQueue);
   return Object.assign(signal, {
     async close() {

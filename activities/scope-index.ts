@@ -20,20 +20,24 @@ export function scopeIndexActivities({ store }: { store: SkillStore }) {
   return {
     /** One burst of pointer changes: one conditional index write, then the SKILL.md of every change that was newer. */
     async applyScopeIndexChanges({ scopeKey, changes }: { scopeKey: string; changes: IndexChange[] }): Promise<{ applied: number }> {
-      return withStoreErrors(() => whileHeartbeating(async () => {
-        const applied = await store.applyScopeIndexChanges(scopeKey, changes);
-        await materialize(scopeKey, applied);
-        return { applied: applied.length };
-      }));
+      return withStoreErrors(() =>
+        whileHeartbeating(async () => {
+          const applied = await store.applyScopeIndexChanges(scopeKey, changes);
+          await materialize(scopeKey, applied);
+          return { applied: applied.length };
+        }),
+      );
     },
 
     /** Full reconcile from every pointer of the scope (paged listing, heartbeating), plus pending changes. */
     async reconcileScopeIndex({ scopeKey, changes }: { scopeKey: string; changes: IndexChange[] }): Promise<{ applied: number }> {
-      return withStoreErrors(() => whileHeartbeating(async () => {
-        const applied = await store.reconcileScopeIndex(scopeKey, changes, (done, total) => Context.current().heartbeat({ done, total }));
-        await materialize(scopeKey, applied);
-        return { applied: applied.length };
-      }));
+      return withStoreErrors(() =>
+        whileHeartbeating(async () => {
+          const applied = await store.reconcileScopeIndex(scopeKey, changes, (done, total) => Context.current().heartbeat({ done, total }));
+          await materialize(scopeKey, applied);
+          return { applied: applied.length };
+        }),
+      );
     },
   };
 }

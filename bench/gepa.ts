@@ -26,10 +26,15 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   const wall: Record<'one' | 'two', number[]> = { one: [], two: [] };
   try {
     for (let r = 0; r < rounds; r++) {
-      for (const [label, workers] of [['one', 1], ['two', 2]] as const) {
+      for (const [label, workers] of [
+        ['one', 1],
+        ['two', 2],
+      ] as const) {
         const queue = uniqueName('bench-eval');
         for (let i = 0; i < workers; i++) await h.addEvaluator({ maxConcurrent: 1, evaluator: { caseDelayMs } }, queue);
-        const request = weatherRequest(queue, weatherDataset({ validation: VALIDATION, holdout: HOLDOUT }), { options: { maxIterations: 0, evaluationChunkSize: 5, evaluationConcurrency: 4 } });
+        const request = weatherRequest(queue, weatherDataset({ validation: VALIDATION, holdout: HOLDOUT }), {
+          options: { maxIterations: 0, evaluationChunkSize: 5, evaluationConcurrency: 4 },
+        });
         const t0 = performance.now();
         const report = await runExperiment(h.deps, request);
         const ms = performance.now() - t0;
@@ -37,7 +42,9 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
         const idealMs = (report.metricCallsUsed * caseDelayMs) / workers;
         wall[label].push(ms);
         ratios[label].push(ms / idealMs);
-        ctx.log(`round ${r + 1}/${rounds}: ${workers} evaluator worker(s), ${report.metricCallsUsed} cases × ${caseDelayMs} ms: ${ms.toFixed(0)} ms wall vs ${idealMs.toFixed(0)} ms ideal → ${(ms / idealMs).toFixed(2)}x`);
+        ctx.log(
+          `round ${r + 1}/${rounds}: ${workers} evaluator worker(s), ${report.metricCallsUsed} cases × ${caseDelayMs} ms: ${ms.toFixed(0)} ms wall vs ${idealMs.toFixed(0)} ms ideal → ${(ms / idealMs).toFixed(2)}x`,
+        );
       }
     }
   } finally {

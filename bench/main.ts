@@ -35,7 +35,10 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then((code) => process.exit(code), (e) => {
-  console.error(`bench: ${(e as Error).stack ?? e}`);
-  process.exit(1);
-});
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(`bench: ${(e as Error).stack ?? e}`);
+    process.exit(1);
+  },
+);

@@ -52,15 +52,26 @@ function distinctName(seed: string, i: number): string {
 }
 
 async function seedSkills(store: SkillStore, scopeKey: string, count: number): Promise<void> {
-  const changes = await mapLimit(Array.from({ length: count }, (_, i) => i), 16, async (i) => {
-    const skillId = `seeded-${i}`;
-    const pointer = nextPointer(undefined, {
-      skillId, revisionId: `seed-${i}`, managed: true, deleted: false,
-      spec: { name: skillId, description: `Seeded skill ${i} about topic ${i % 37} and area ${i % 11}`, when_to_use: 'benchmarks', steps: ['one', 'two'], pitfalls: [] },
-    }, { opId: `seed/${i}`, at: new Date(Date.UTC(2026, 0, 1)).toISOString() });
-    const written = await store.writeActive(scopeKey, skillId, pointer, null);
-    return indexChangeFor(written.pointer);
-  });
+  const changes = await mapLimit(
+    Array.from({ length: count }, (_, i) => i),
+    16,
+    async (i) => {
+      const skillId = `seeded-${i}`;
+      const pointer = nextPointer(
+        undefined,
+        {
+          skillId,
+          revisionId: `seed-${i}`,
+          managed: true,
+          deleted: false,
+          spec: { name: skillId, description: `Seeded skill ${i} about topic ${i % 37} and area ${i % 11}`, when_to_use: 'benchmarks', steps: ['one', 'two'], pitfalls: [] },
+        },
+        { opId: `seed/${i}`, at: new Date(Date.UTC(2026, 0, 1)).toISOString() },
+      );
+      const written = await store.writeActive(scopeKey, skillId, pointer, null);
+      return indexChangeFor(written.pointer);
+    },
+  );
   await store.applyScopeIndexChanges(scopeKey, changes);
 }
 
@@ -85,9 +96,23 @@ async function measure(proxy: CountingProxy, fn: () => Promise<unknown>): Promis
 function heldRevision(scopeKey: string, app: string, skillId: string, parentId: string, n: number): Revision {
   const at = new Date().toISOString();
   return {
-    id: `rev-bench-${randomUUID().slice(0, 12)}-${n}`, skillId, scopeKey, scope: { mode: 'app', app }, action: 'update', status: 'pending_approval', parentId,
+    id: `rev-bench-${randomUUID().slice(0, 12)}-${n}`,
+    skillId,
+    scopeKey,
+    scope: { mode: 'app', app },
+    action: 'update',
+    status: 'pending_approval',
+    parentId,
     spec: { name: skillId, description: `held update ${n}`, when_to_use: 'benchmarks', steps: ['held', String(n)], pitfalls: [] },
-    source: 'reviewer', jobId: `bench/${n}`, reason: 'bench', gates: [], human: { held: true, reasons: ['bench'] }, shadowBypassed: false, createdAt: at, updatedAt: at, history: [],
+    source: 'reviewer',
+    jobId: `bench/${n}`,
+    reason: 'bench',
+    gates: [],
+    human: { held: true, reasons: ['bench'] },
+    shadowBypassed: false,
+    createdAt: at,
+    updatedAt: at,
+    history: [],
   };
 }
 
@@ -104,29 +129,42 @@ async function perOperation(ctx: BenchContext, w: RunningWorker, store: SkillSto
     const marker = `[[skill:${name}]]`;
     let jobId = '';
     let skillId = '';
-    add('create + publish', await measure(proxy, async () => {
-      const started = await startLearningJob(deps, { app, user: 'u', sessionId: 's1', events: session('weather-report', marker) });
-      jobId = started.jobWorkflowId;
-      const out = await waitForLearningJob(w.client, jobId, { timeoutMs: 120_000 });
-      if (out.revisions[0]?.action !== 'create' || out.revisions[0]?.status !== 'active') throw new Error(`create did not publish: ${JSON.stringify(out)}`);
-      skillId = out.revisions[0].skillId;
-    }));
+    add(
+      'create + publish',
+      await measure(proxy, async () => {
+        const started = await startLearningJob(deps, { app, user: 'u', sessionId: 's1', events: session('weather-report', marker) });
+        jobId = started.jobWorkflowId;
+        const out = await waitForLearningJob(w.client, jobId, { timeoutMs: 120_000 });
+        if (out.revisions[0]?.action !== 'create' || out.revisions[0]?.status !== 'active') throw new Error(`create did not publish: ${JSON.stringify(out)}`);
+        skillId = out.revisions[0].skillId;
+      }),
+    );
     jobHistory = Math.max(jobHistory, await historyBytes(w.client, jobId));
-    add('update + publish', await measure(proxy, async () => {
-      const started = await startLearningJob(deps, { app, user: 'u', sessionId: 's1', events: session('weather-report-followup', marker) });
-      const out = await waitForLearningJob(w.client, started.jobWorkflowId, { timeoutMs: 120_000 });
-      if (out.revisions[0]?.action !== 'update' || out.revisions[0]?.status !== 'active') throw new Error(`update did not publish: ${JSON.stringify(out)}`);
-    }));
-    add('policy skip', await measure(proxy, async () => {
-      const started = await startLearningJob(deps, { app, user: 'u', sessionId: 's2', events: session('small-talk') });
-      const out = await waitForLearningJob(w.client, started.jobWorkflowId, { timeoutMs: 120_000 });
-      if (out.status !== 'policy_skipped') throw new Error(`expected a policy skip: ${out.status}`);
-    }));
+    add(
+      'update + publish',
+      await measure(proxy, async () => {
+        const started = await startLearningJob(deps, { app, user: 'u', sessionId: 's1', events: session('weather-report-followup', marker) });
+        const out = await waitForLearningJob(w.client, started.jobWorkflowId, { timeoutMs: 120_000 });
+        if (out.revisions[0]?.action !== 'update' || out.revisions[0]?.status !== 'active') throw new Error(`update did not publish: ${JSON.stringify(out)}`);
+      }),
+    );
+    add(
+      'policy skip',
+      await measure(proxy, async () => {
+        const started = await startLearningJob(deps, { app, user: 'u', sessionId: 's2', events: session('small-talk') });
+        const out = await waitForLearningJob(w.client, started.jobWorkflowId, { timeoutMs: 120_000 });
+        if (out.status !== 'policy_skipped') throw new Error(`expected a policy skip: ${out.status}`);
+      }),
+    );
     add('rollback', await measure(proxy, () => rollbackSkill({ client: w.client, config: w.config }, { scopeKey, skillId, reviewer: 'bench' })));
     // A held revision (stored directly), then its approval through the approval workflow.
     const current = (await store.readActive(scopeKey, skillId))!.pointer;
     const held = await store.createRevision(heldRevision(scopeKey, app, skillId, current.revisionId, r));
-    await w.client.workflow.start(approvalWorkflow, { taskQueue: w.taskQueue, workflowId: approvalWorkflowId(held.id), args: [{ revision: { scopeKey, skillId, revisionId: held.id } }] });
+    await w.client.workflow.start(approvalWorkflow, {
+      taskQueue: w.taskQueue,
+      workflowId: approvalWorkflowId(held.id),
+      args: [{ revision: { scopeKey, skillId, revisionId: held.id } }],
+    });
     add('approval', await measure(proxy, () => decideRevision({ client: w.client, store }, held.id, { decision: 'approve', reviewer: 'bench' })));
     const agentStore = createSkillStore({ ...w.config.s3, endpoint: proxy.endpoint });
     const repo = new SkillRepository(agentStore, { mode: 'app', app });
@@ -138,7 +176,10 @@ async function perOperation(ctx: BenchContext, w: RunningWorker, store: SkillSto
     const detail = ms.at(-1)!.requests.byClass;
     return { op, requests, ms: median(ms.map((m) => m.ms)), detail };
   });
-  for (const row of rows) ctx.log(`  ${String(skills).padStart(5)} skills  ${row.op.padEnd(26)} ${String(row.requests).padStart(4)} S3 requests  ${row.ms.toFixed(0).padStart(6)} ms   ${JSON.stringify(row.detail)}`);
+  for (const row of rows)
+    ctx.log(
+      `  ${String(skills).padStart(5)} skills  ${row.op.padEnd(26)} ${String(row.requests).padStart(4)} S3 requests  ${row.ms.toFixed(0).padStart(6)} ms   ${JSON.stringify(row.detail)}`,
+    );
   ctx.log(`  ${String(skills).padStart(5)} skills  learning job history: ${jobHistory} bytes`);
   return { rows, jobHistoryBytes: jobHistory };
 }
@@ -148,13 +189,17 @@ async function concurrentJobs(w: RunningWorker, store: SkillStore, n: number, on
   const run = randomUUID().slice(0, 6);
   const apps = Array.from({ length: n }, (_, i) => (oneScope ? `conc-one-${run}` : `conc-sep-${run}-${i}`));
   const started = performance.now();
-  const jobs = await Promise.all(apps.map((app, i) => startLearningJob(deps, { app, user: `u${i}`, sessionId: `s${i}`, events: session('weather-report', `[[skill:${distinctName(run, i)}]]`) })));
+  const jobs = await Promise.all(
+    apps.map((app, i) => startLearningJob(deps, { app, user: `u${i}`, sessionId: `s${i}`, events: session('weather-report', `[[skill:${distinctName(run, i)}]]`) })),
+  );
   const latencies: number[] = [];
-  const outcomes = await Promise.all(jobs.map(async (j) => {
-    const out = await waitForLearningJob(w.client, j.jobWorkflowId, { timeoutMs: 15 * 60_000 });
-    latencies.push(performance.now() - started);
-    return out;
-  }));
+  const outcomes = await Promise.all(
+    jobs.map(async (j) => {
+      const out = await waitForLearningJob(w.client, j.jobWorkflowId, { timeoutMs: 15 * 60_000 });
+      latencies.push(performance.now() - started);
+      return out;
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   // Correctness: each job exactly one revision, published once.
   const problems: string[] = [];
@@ -194,7 +239,9 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
       const separate = await concurrentJobs(w, store, n, false);
       const one = await concurrentJobs(w, store, n, true);
       const ratio = one.seconds / separate.seconds;
-      ctx.log(`  N=${n}: separate scopes ${separate.seconds.toFixed(1)} s (p50 ${separate.p50.toFixed(1)} s, p95 ${separate.p95.toFixed(1)} s), one scope ${one.seconds.toFixed(1)} s (p50 ${one.p50.toFixed(1)} s, p95 ${one.p95.toFixed(1)} s): ratio one/separate ${ratio.toFixed(2)}`);
+      ctx.log(
+        `  N=${n}: separate scopes ${separate.seconds.toFixed(1)} s (p50 ${separate.p50.toFixed(1)} s, p95 ${separate.p95.toFixed(1)} s), one scope ${one.seconds.toFixed(1)} s (p50 ${one.p50.toFixed(1)} s, p95 ${one.p95.toFixed(1)} s): ratio one/separate ${ratio.toFixed(2)}`,
+      );
       for (const p of [...separate.problems, ...one.problems]) ctx.log(`    PROBLEM ${p}`);
       conc[n] = { separate, one, ratio };
     }

@@ -22,7 +22,11 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
     t.node.push(await timeCommand(process.execPath, ['-e', '0']));
     t.help.push(await timeCommand(process.execPath, [cli, 'help']));
     t.helpTsx.push(await timeCommand(process.execPath, [cli, 'help'], { EVOLUTION_NO_BUILD: '1' }));
-    const worker = await startProcess(process.execPath, [cli, 'worker'], { cwd: REPO_ROOT, env: { EVOLUTION_TASK_QUEUE: `bench-start-up-${randomUUID().slice(0, 8)}` }, readyLine: '[worker] polling' });
+    const worker = await startProcess(process.execPath, [cli, 'worker'], {
+      cwd: REPO_ROOT,
+      env: { EVOLUTION_TASK_QUEUE: `bench-start-up-${randomUUID().slice(0, 8)}` },
+      readyLine: '[worker] polling',
+    });
     t.worker.push(worker.readyMs);
     await worker.stop();
   }

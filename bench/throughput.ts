@@ -202,14 +202,22 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
       },
     };
     const ms = (v: number) => `${v.toFixed(0)} ms`;
-    ctx.log(`throughput pipeline/floor      ${spread(figures.throughputRatios)}   (${figures.jobsPerSecond.pipeline.toFixed(2)} vs ${figures.jobsPerSecond.floor.toFixed(2)} jobs/s, N=${N}, ${PAIRS} A/B/A pairs)`);
+    ctx.log(
+      `throughput pipeline/floor      ${spread(figures.throughputRatios)}   (${figures.jobsPerSecond.pipeline.toFixed(2)} vs ${figures.jobsPerSecond.floor.toFixed(2)} jobs/s, N=${N}, ${PAIRS} A/B/A pairs)`,
+    );
     ctx.log(`latency p50 pipeline/floor     ${spread(figures.latencyP50Ms.ratios)}   (${ms(figures.latencyP50Ms.pipeline)} vs ${ms(figures.latencyP50Ms.floor)})`);
     ctx.log(`latency p99 pipeline/floor     ${spread(figures.latencyP99Ms.ratios)}   (${ms(figures.latencyP99Ms.pipeline)} vs ${ms(figures.latencyP99Ms.floor)})`);
     ctx.log(`worker CPU per job             ${spread(figures.workerCpuMsPerJob.ratios)}   (${ms(figures.workerCpuMsPerJob.pipeline)} vs ${ms(figures.workerCpuMsPerJob.floor)})`);
     ctx.log(`S3 server CPU per job          ${ms(figures.s3CpuMsPerJob.pipeline)} vs ${ms(figures.s3CpuMsPerJob.floor)}`);
-    ctx.log(`Temporal server CPU per job    ${spread(figures.temporalCpuMsPerJob.ratios)}   (${ms(figures.temporalCpuMsPerJob.pipeline)} vs ${ms(figures.temporalCpuMsPerJob.floor)})`);
-    ctx.log(`one job at a time, p50         ${figures.singleJobLatencyMs.ratio.toFixed(2)}x   (${ms(figures.singleJobLatencyMs.pipeline)} vs ${ms(figures.singleJobLatencyMs.floor)})`);
-    ctx.log(`startLearningJob/signalWithStart sequential ${figures.submitMs.sequential.ratio.toFixed(2)}x (${ms(figures.submitMs.sequential.startLearningJob)} vs ${ms(figures.submitMs.sequential.bare)}), 20-way ${figures.submitMs.parallel20.ratio.toFixed(2)}x (${ms(figures.submitMs.parallel20.startLearningJob)} vs ${ms(figures.submitMs.parallel20.bare)})`);
+    ctx.log(
+      `Temporal server CPU per job    ${spread(figures.temporalCpuMsPerJob.ratios)}   (${ms(figures.temporalCpuMsPerJob.pipeline)} vs ${ms(figures.temporalCpuMsPerJob.floor)})`,
+    );
+    ctx.log(
+      `one job at a time, p50         ${figures.singleJobLatencyMs.ratio.toFixed(2)}x   (${ms(figures.singleJobLatencyMs.pipeline)} vs ${ms(figures.singleJobLatencyMs.floor)})`,
+    );
+    ctx.log(
+      `startLearningJob/signalWithStart sequential ${figures.submitMs.sequential.ratio.toFixed(2)}x (${ms(figures.submitMs.sequential.startLearningJob)} vs ${ms(figures.submitMs.sequential.bare)}), 20-way ${figures.submitMs.parallel20.ratio.toFixed(2)}x (${ms(figures.submitMs.parallel20.startLearningJob)} vs ${ms(figures.submitMs.parallel20.bare)})`,
+    );
     return figures;
   } finally {
     await terminateAll(client, sessions);
@@ -221,6 +229,13 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
 /** Ends the idle session entities, so no workflow of this run is left waiting for a worker that is gone. */
 async function terminateAll(client: Client, workflowIds: string[]): Promise<void> {
   for (let i = 0; i < workflowIds.length; i += 20) {
-    await Promise.all(workflowIds.slice(i, i + 20).map((id) => client.workflow.getHandle(id).terminate('benchmark finished').catch(() => undefined)));
+    await Promise.all(
+      workflowIds.slice(i, i + 20).map((id) =>
+        client.workflow
+          .getHandle(id)
+          .terminate('benchmark finished')
+          .catch(() => undefined),
+      ),
+    );
   }
 }

@@ -39,14 +39,19 @@ export async function probeTls(address: string, tls: TemporalConnectionSettings[
     });
     socket.once('error', (e: NodeJS.ErrnoException) => {
       const text = `${e.code ?? ''} ${e.message}`.toLowerCase();
-      if (/econnrefused|enotfound|eai_again|ehostunreach|etimedout/.test(text)) return done(`nothing answers at ${address}: check TEMPORAL_ADDRESS (or the address of the Temporal config profile) and that the server is running`);
+      if (/econnrefused|enotfound|eai_again|ehostunreach|etimedout/.test(text))
+        return done(`nothing answers at ${address}: check TEMPORAL_ADDRESS (or the address of the Temporal config profile) and that the server is running`);
       if (!tls) return done(undefined);
-      if (/certificate.required|handshake.failure|bad.certificate|alert/.test(text)) return done('the server asks for a client certificate (mutual TLS): set TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH');
+      if (/certificate.required|handshake.failure|bad.certificate|alert/.test(text))
+        return done('the server asks for a client certificate (mutual TLS): set TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH');
       if (/altname|hostname/.test(text)) return done("the server's certificate is for another name: set TEMPORAL_TLS_SERVER_NAME to the name it was issued for");
       if (/self.signed|unable_to_verify|unable to verify|unable_to_get_issuer|issuer|cert_untrusted/.test(text)) {
-        return done("the server's certificate is not trusted: set TEMPORAL_TLS_SERVER_CA_CERT_PATH to the CA that signed it (and TEMPORAL_TLS_SERVER_NAME if it was issued for another name)");
+        return done(
+          "the server's certificate is not trusted: set TEMPORAL_TLS_SERVER_CA_CERT_PATH to the CA that signed it (and TEMPORAL_TLS_SERVER_NAME if it was issued for another name)",
+        );
       }
-      if (/wrong.version|packet_length_too_long|econnreset|unexpected eof|socket hang up/.test(text)) return done('the server does not speak TLS there: unset TEMPORAL_TLS (or set it to false), or use its TLS port');
+      if (/wrong.version|packet_length_too_long|econnreset|unexpected eof|socket hang up/.test(text))
+        return done('the server does not speak TLS there: unset TEMPORAL_TLS (or set it to false), or use its TLS port');
       done(undefined);
     });
   });

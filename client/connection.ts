@@ -152,7 +152,8 @@ function describe(config: EvolutionConfig): string {
 /** A hint from the failure text (the worker's Rust client is specific), else from a TLS probe. */
 function hintFromCause(cause: string): string | undefined {
   const msg = cause.toLowerCase();
-  if (/certificaterequired|certificate required/.test(msg)) return 'the server asks for a client certificate (mutual TLS): set TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH';
+  if (/certificaterequired|certificate required/.test(msg))
+    return 'the server asks for a client certificate (mutual TLS): set TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH';
   if (/unknownissuer|self.signed|unable to verify/.test(msg)) {
     return "the server's certificate is not trusted: set TEMPORAL_TLS_SERVER_CA_CERT_PATH to the CA that signed it (and TEMPORAL_TLS_SERVER_NAME if it was issued for another name)";
   }

@@ -26,7 +26,13 @@ export async function importUnmanagedSkill(store: SkillStore, scope: Scope, mark
   const revisionId = `external-${digest}`;
   const opId = `import/${key}/${skillId}/${digest}`;
   const result = await movePointer(store, {
-    scopeKey: key, skillId, opId, at, actor: 'import', reason: `imported ${spec.name}`, action: 'import',
+    scopeKey: key,
+    skillId,
+    opId,
+    at,
+    actor: 'import',
+    reason: `imported ${spec.name}`,
+    action: 'import',
     target: { skillId, revisionId, managed: false, spec, deleted: false },
   });
   const now = await store.readActive(key, skillId);

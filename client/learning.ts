@@ -1,13 +1,5 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import {
-  LearningJobRequestSchema,
-  redactOutcome,
-  SessionEventsSchema,
-  scopeKey as scopeKeyOf,
-  type EvolutionConfig,
-  type LearningJobRequest,
-  type Segment,
-} from '../core';
+import { LearningJobRequestSchema, redactOutcome, SessionEventsSchema, scopeKey as scopeKeyOf, type EvolutionConfig, type LearningJobRequest, type Segment } from '../core';
 import { learningJobWorkflowId, segmentIdFor, sessionWorkflowId, type JobOutcome } from '../core/governance';
 import type { SkillStore } from '../activities/storage';
 import { submitSegmentSignal, sessionWorkflow } from '../workflows';
@@ -27,10 +19,7 @@ export interface StartedLearningJob {
  * are the session's messages so far (append-only); they are always claim-checked to S3,
  * so history holds only a reference. Submitting the same events again is a no-op.
  */
-export async function startLearningJob(
-  deps: { client: Client; store: SkillStore; config: EvolutionConfig },
-  request: unknown,
-): Promise<StartedLearningJob> {
+export async function startLearningJob(deps: { client: Client; store: SkillStore; config: EvolutionConfig }, request: unknown): Promise<StartedLearningJob> {
   const req: LearningJobRequest = parseInput(LearningJobRequestSchema, request, 'learning job request');
   const scopeMode = req.scopeMode ?? deps.config.governance.defaultScopeMode;
   let scopeKey: string;

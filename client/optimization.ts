@@ -84,9 +84,16 @@ export function readJsonFile(path: string, what: string): unknown {
 }
 
 /** `evolution dataset put FILE`. `submitProblems` says why the dataset cannot back a submission (fewer than 10 cases in a split). */
-export async function putDatasetFile(store: SkillStore, path: string): Promise<{ dataset: DatasetRef; cases: Record<'feedback' | 'validation' | 'holdout', number>; submitProblems: string[] }> {
+export async function putDatasetFile(
+  store: SkillStore,
+  path: string,
+): Promise<{ dataset: DatasetRef; cases: Record<'feedback' | 'validation' | 'holdout', number>; submitProblems: string[] }> {
   const { dataset, problems } = await putDataset(store, readJsonFile(path, 'dataset file'));
-  return { dataset: { id: dataset.id, version: dataset.version }, cases: { feedback: dataset.feedback.length, validation: dataset.validation.length, holdout: dataset.holdout.length }, submitProblems: problems };
+  return {
+    dataset: { id: dataset.id, version: dataset.version },
+    cases: { feedback: dataset.feedback.length, validation: dataset.validation.length, holdout: dataset.holdout.length },
+    submitProblems: problems,
+  };
 }
 
 /**
@@ -105,7 +112,9 @@ export async function resolveRequest(store: SkillStore, request: unknown): Promi
   }
   const problems = datasetProblems(dataset, req.submit);
   if (problems.length > 0) {
-    throw new InputError(`invalid experiment request: dataset ${dataset.id} version ${dataset.version}:\n${problems.map((p) => `  ✖ ${p.message}\n    → at ${p.path.join('.')}`).join('\n')}`);
+    throw new InputError(
+      `invalid experiment request: dataset ${dataset.id} version ${dataset.version}:\n${problems.map((p) => `  ✖ ${p.message}\n    → at ${p.path.join('.')}`).join('\n')}`,
+    );
   }
   try {
     initSearchState({ experimentId: 'check', options: req.options, dataset });
@@ -207,6 +216,11 @@ export async function readExperimentRecords(
   experimentId: string,
 ): Promise<{ experiment?: ExperimentRecord; log: IterationLogEntry[]; evaluations: EvaluationRecord[]; reflections: ReflectionRecord[] }> {
   const reader = experimentReader(store);
-  const [experiment, log, evaluations, reflections] = await Promise.all([reader.experiment(experimentId), reader.iterationLog(experimentId), reader.evaluations(experimentId), reader.reflections(experimentId)]);
+  const [experiment, log, evaluations, reflections] = await Promise.all([
+    reader.experiment(experimentId),
+    reader.iterationLog(experimentId),
+    reader.evaluations(experimentId),
+    reader.reflections(experimentId),
+  ]);
   return { experiment, log, evaluations, reflections };
 }

@@ -61,7 +61,11 @@ export async function ensureReachable(config: EvolutionConfig, kinds: ServiceKin
 
 /** A transport failure or a server error: the service may well answer again later. */
 export function isTransientServiceError(error: unknown): boolean {
-  for (let e = error as { code?: string; name?: string; $metadata?: { httpStatusCode?: number }; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = error as { code?: string; name?: string; $metadata?: { httpStatusCode?: number }; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     if (e.code && NETWORK_CODES.has(e.code)) return true;
     if (e.name === 'TimeoutError' || e.name === 'RequestTimeout' || (e.$metadata?.httpStatusCode ?? 0) >= 500) return true;
   }
@@ -73,7 +77,11 @@ export function isTransientServiceError(error: unknown): boolean {
  * 127.0.0.1:8333` from an SDK) when it concerns one of the configured services.
  */
 export function explainUnreachable(error: unknown, config: EvolutionConfig): ServiceUnavailableError | undefined {
-  for (let e = error as (NodeJS.ErrnoException & { address?: string; port?: number; hostname?: string; cause?: unknown }) | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = error as (NodeJS.ErrnoException & { address?: string; port?: number; hostname?: string; cause?: unknown }) | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     if (e instanceof ServiceUnavailableError) return e;
     if (!e.code || !NETWORK_CODES.has(e.code)) continue;
     for (const kind of Object.keys(SERVICES) as ServiceKind[]) {

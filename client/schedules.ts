@@ -60,7 +60,10 @@ function parseDurationOrThrow(text: string): number {
 }
 
 /** Validates like startExperiment, then creates the schedule. Each run gets its own experiment id (the schedule suffixes the workflow id with its time). */
-export async function createExperimentSchedule(deps: { client: Client; store: SkillStore; config: EvolutionConfig }, input: ExperimentScheduleInput): Promise<ExperimentScheduleView> {
+export async function createExperimentSchedule(
+  deps: { client: Client; store: SkillStore; config: EvolutionConfig },
+  input: ExperimentScheduleInput,
+): Promise<ExperimentScheduleView> {
   if (!SCHEDULE_ID.test(input.scheduleId)) throw new InputError(`schedule id must be 1-64 letters, digits, ".", "_" or "-", got ${JSON.stringify(input.scheduleId)}`);
   if ((input.cron === undefined) === (input.every === undefined)) throw new InputError('give exactly one of a cron expression or an interval');
   const overlap = input.overlap ?? 'skip';

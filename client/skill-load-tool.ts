@@ -26,7 +26,11 @@ export class SkillLoadTool {
       if (!(e instanceof ServiceUnavailableError)) throw e;
       unavailable = true;
     }
-    const index = skills.length ? skills.map((s) => `- ${s.name}: ${s.description}`).join('\n') : unavailable ? '(skills are temporarily unavailable)' : '(no skills published yet)';
+    const index = skills.length
+      ? skills.map((s) => `- ${s.name}: ${s.description}`).join('\n')
+      : unavailable
+        ? '(skills are temporarily unavailable)'
+        : '(no skills published yet)';
     return {
       type: 'function',
       function: {

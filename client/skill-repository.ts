@@ -57,7 +57,10 @@ export class SkillRepository {
   private loaded = false;
   private lastError?: string;
 
-  constructor(private readonly store: SkillStore, scopes: Scope | Scope[]) {
+  constructor(
+    private readonly store: SkillStore,
+    scopes: Scope | Scope[],
+  ) {
     this.scopeKeys = (Array.isArray(scopes) ? scopes : [scopes]).map(scopeKeyOf);
   }
 
@@ -84,7 +87,10 @@ export class SkillRepository {
     } catch (e) {
       if (!this.loaded) {
         if (!isTransientServiceError(e)) throw e;
-        throw new ServiceUnavailableError('the skill store (S3)', addressOf(e), 'check S3_ENDPOINT, or run `npx evolution infra up` for the local services', { detail: describe(e), cause: e });
+        throw new ServiceUnavailableError('the skill store (S3)', addressOf(e), 'check S3_ENDPOINT, or run `npx evolution infra up` for the local services', {
+          detail: describe(e),
+          cause: e,
+        });
       }
       // Stale-while-error: keep serving what was last read (scopes read before the failure are fresh).
       this.lastError = describe(e);

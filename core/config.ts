@@ -13,7 +13,11 @@ const bool = z
   .toLowerCase()
   .refine((v) => ['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'].includes(v), 'must be true or false')
   .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
-const int = z.string().trim().regex(/^-?\d+$/, 'must be an integer').transform(Number);
+const int = z
+  .string()
+  .trim()
+  .regex(/^-?\d+$/, 'must be an integer')
+  .transform(Number);
 const ratio = z
   .string()
   .trim()
@@ -27,24 +31,30 @@ const duration = z.string().transform((v, ctx) => {
     return z.NEVER;
   }
 });
-const hostPort = z.string().trim().regex(/^[^\s:]+:\d{1,5}$/, 'must be host:port');
+const hostPort = z
+  .string()
+  .trim()
+  .regex(/^[^\s:]+:\d{1,5}$/, 'must be host:port');
 const url = z.url({ message: 'must be a URL' });
 /** A mode name, or a JSON custom policy such as {"holdActions":["delete"],"holdNamePattern":"^deploy"}. */
-const humanGatePolicy = z.string().trim().transform((v, ctx): HumanGatePolicy => {
-  if ((HUMAN_GATE_MODES as readonly string[]).includes(v)) return v as (typeof HUMAN_GATE_MODES)[number];
-  if (v.startsWith('{')) {
-    try {
-      const r = CustomHumanGatePolicySchema.safeParse(JSON.parse(v));
-      if (r.success) return r.data;
-      ctx.addIssue({ code: 'custom', message: `invalid custom policy: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` });
-    } catch (e) {
-      ctx.addIssue({ code: 'custom', message: `custom policy is not JSON: ${(e as Error).message}` });
+const humanGatePolicy = z
+  .string()
+  .trim()
+  .transform((v, ctx): HumanGatePolicy => {
+    if ((HUMAN_GATE_MODES as readonly string[]).includes(v)) return v as (typeof HUMAN_GATE_MODES)[number];
+    if (v.startsWith('{')) {
+      try {
+        const r = CustomHumanGatePolicySchema.safeParse(JSON.parse(v));
+        if (r.success) return r.data;
+        ctx.addIssue({ code: 'custom', message: `invalid custom policy: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` });
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: `custom policy is not JSON: ${(e as Error).message}` });
+      }
+      return z.NEVER;
     }
+    ctx.addIssue({ code: 'custom', message: `must be one of ${HUMAN_GATE_MODES.join(', ')} or a JSON custom policy` });
     return z.NEVER;
-  }
-  ctx.addIssue({ code: 'custom', message: `must be one of ${HUMAN_GATE_MODES.join(', ')} or a JSON custom policy` });
-  return z.NEVER;
-});
+  });
 
 export const HUMAN_GATE_MODES = ['none', 'create_only', 'always'] as const;
 
@@ -56,7 +66,10 @@ const ENV = {
   EVOLUTION_EVALUATOR_TASK_QUEUE: z.string().min(1).default('evolution-evaluator'),
   S3_ENDPOINT: url.default('http://127.0.0.1:8333'),
   S3_REGION: z.string().min(1).default('us-east-1'),
-  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid S3 bucket name').default('evolution'),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid S3 bucket name')
+    .default('evolution'),
   S3_ACCESS_KEY_ID: z.string().min(1).default('evolution'),
   S3_SECRET_ACCESS_KEY: z.string().min(1).default('evolution-secret'),
   S3_FORCE_PATH_STYLE: bool.prefault('true'),
@@ -92,9 +105,7 @@ type Parsed = { [K in EnvName]: z.output<(typeof ENV)[K]> };
 export interface TemporalConnectionSettings {
   apiKey?: string;
   /** true: TLS with the system trust store; false: explicitly off. */
-  tls?:
-    | boolean
-    | { serverNameOverride?: string; serverRootCACertificate?: Uint8Array; clientCertPair?: { crt: Uint8Array; key: Uint8Array } };
+  tls?: boolean | { serverNameOverride?: string; serverRootCACertificate?: Uint8Array; clientCertPair?: { crt: Uint8Array; key: Uint8Array } };
   metadata?: Record<string, string>;
 }
 

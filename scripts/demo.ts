@@ -25,7 +25,11 @@ import { startLocalConsole } from '../client/console/local-access';
 
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
 const step = (n: number, title: string) => console.log(`\n${bold(`── ${n}. ${title}`)}`);
-const indent = (text: string, by = '   ') => text.split('\n').map((l) => by + l).join('\n');
+const indent = (text: string, by = '   ') =>
+  text
+    .split('\n')
+    .map((l) => by + l)
+    .join('\n');
 const session = (name: string) => JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'sessions', `${name}.json`), 'utf8'));
 
 async function main() {
@@ -39,7 +43,10 @@ async function main() {
   const worker = await startMainWorker(config, { taskQueue: `demo-${Date.now()}` });
   const store = createSkillStore(config.s3);
   const deps = { client: worker.client, store, config: worker.config };
-  const app = `demo-${new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}`;
+  const app = `demo-${new Date()
+    .toISOString()
+    .replace(/[-:.TZ]/g, '')
+    .slice(0, 14)}`;
   const scope = { mode: 'app' as const, app };
   const repo = new SkillRepository(store, scope);
   try {
@@ -61,7 +68,7 @@ async function main() {
     console.log(`   ${approved.decision} by ${approved.reviewer}; revision is ${approved.finalStatus}`);
     await repo.refresh();
     const tool = new SkillLoadTool(repo);
-    console.log(`   skill_load tool index: ${((await tool.definition()).function.description ?? "").split('\n').slice(1).join(' ')}`);
+    console.log(`   skill_load tool index: ${((await tool.definition()).function.description ?? '').split('\n').slice(1).join(' ')}`);
     console.log(indent((await tool.handle(JSON.stringify({ name: held.name }))).trim(), '   │ '));
 
     step(3, 'A later session: the user corrects the agent; the reviewer proposes an update');
@@ -82,7 +89,10 @@ async function main() {
     console.log(`   agents see: ${(await repo.list()).map((s) => s.name).join(', ')}`);
 
     step(5, 'Rollback: the update turns out worse; restore the previous version');
-    const rolled = await rollbackSkill({ client: worker.client, config: worker.config }, { scopeKey: first.scopeKey, skillId: held.skillId, reviewer: 'maria', comment: 'the update dropped the timeout pitfall' });
+    const rolled = await rollbackSkill(
+      { client: worker.client, config: worker.config },
+      { scopeKey: first.scopeKey, skillId: held.skillId, reviewer: 'maria', comment: 'the update dropped the timeout pitfall' },
+    );
     console.log(`   ${rolled.restoredRevisionId} active again, ${rolled.archivedRevisionId} archived`);
     await repo.refresh();
     const restored = await repo.load(held.name);
@@ -93,7 +103,9 @@ async function main() {
     const evaluatorRunning = evaluator.worker.run();
     try {
       const { dataset } = await putDataset(store, makeWeatherDataset({ seed: 7, feedback: 12, validation: 12, holdout: 12, criticalEvery: 4, id: 'weather-demo' }));
-      console.log(`   dataset ${dataset.id}@${dataset.version}: ${dataset.feedback.length} feedback / ${dataset.validation.length} validation / ${dataset.holdout.length} holdout cases (frozen in S3)`);
+      console.log(
+        `   dataset ${dataset.id}@${dataset.version}: ${dataset.feedback.length} feedback / ${dataset.validation.length} validation / ${dataset.holdout.length} holdout cases (frozen in S3)`,
+      );
       const seed = (await repo.load(held.name)).markdown;
       console.log(`   seed: the active "${held.name}" (${restored.revisionId}); evaluator worker on its own task queue`);
       const report = await runExperiment(deps, {
@@ -110,7 +122,15 @@ async function main() {
       if (submitted) {
         const view = await showRevision(store, submitted);
         console.log(`   the winner waits for a person: ${view.revision.status} (approve with: npx evolution approve ${submitted} --reviewer you)`);
-        console.log(indent(view.diff.split('\n').filter((l) => /^[+-] |^[+-]\d|^[+-]- /.test(l)).slice(0, 12).join('\n')));
+        console.log(
+          indent(
+            view.diff
+              .split('\n')
+              .filter((l) => /^[+-] |^[+-]\d|^[+-]- /.test(l))
+              .slice(0, 12)
+              .join('\n'),
+          ),
+        );
         console.log(`   agents still load ${(await repo.load(held.name)).revisionId} until it is approved`);
       }
     } finally {
@@ -120,14 +140,24 @@ async function main() {
 
     step(7, 'Governance counters and the audit trail');
     const m = await scopeMetrics(store, first.scopeKey);
-    console.log(`   ${Object.entries(m).map(([k, v]) => `${k}=${v}`).join(', ')}`);
-    for (const e of await store.listAudit(first.scopeKey, held.skillId)) console.log(`   ${e.at}  ${e.action.padEnd(14)} ${e.revisionId} by ${e.actor}${e.reason ? `: ${e.reason}` : ''}`);
+    console.log(
+      `   ${Object.entries(m)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ')}`,
+    );
+    for (const e of await store.listAudit(first.scopeKey, held.skillId))
+      console.log(`   ${e.at}  ${e.action.padEnd(14)} ${e.revisionId} by ${e.actor}${e.reason ? `: ${e.reason}` : ''}`);
 
     console.log(`\n${bold('Done.')} Everything above is in S3 under scopes/${first.scopeKey}/ and in Temporal (${env.TEMPORAL_UI_URL}).`);
     console.log(`Try: npx evolution skills --app ${app}; npx evolution metrics --app ${app}; npx evolution infra down`);
 
     step(8, 'The approver console: review the pending GEPA revision, approve it, roll a skill back, in a browser');
-    const web = await startLocalConsole(deps, { usersFile: join(stateDir(), 'console-users.json'), name: 'demo-approver', scopes: [first.scopeKey, `users/${app}/*`], port: Number(process.env.EVOLUTION_CONSOLE_PORT ?? 8080) });
+    const web = await startLocalConsole(deps, {
+      usersFile: join(stateDir(), 'console-users.json'),
+      name: 'demo-approver',
+      scopes: [first.scopeKey, `users/${app}/*`],
+      port: Number(process.env.EVOLUTION_CONSOLE_PORT ?? 8080),
+    });
     console.log(`   open ${bold(web.url)} and sign in with the token ${bold(web.token)}`);
     console.log(`   (user "demo-approver", approver of ${first.scopeKey}; its hash is in ${web.usersFile})`);
     if (process.stdout.isTTY || process.env.EVOLUTION_DEMO_KEEP_CONSOLE === '1') {

@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { ApprovalDecisionSchema, EvaluateActivityInputSchema, EvaluateActivityOutputSchema, ExperimentRequestSchema, ExperimentResultSchema, LearningJobRequestSchema, RollbackRequestSchema, SegmentSchema, SessionEventsSchema, SessionWorkflowStartSchema } from '../core';
+import {
+  ApprovalDecisionSchema,
+  EvaluateActivityInputSchema,
+  EvaluateActivityOutputSchema,
+  ExperimentRequestSchema,
+  ExperimentResultSchema,
+  LearningJobRequestSchema,
+  RollbackRequestSchema,
+  SegmentSchema,
+  SessionEventsSchema,
+  SessionWorkflowStartSchema,
+} from '../core';
 import { JobOutcomeSchema } from '../core/governance';
 
 /**
@@ -10,14 +21,20 @@ export const PUBLISHED_SCHEMAS: Record<string, { schema: z.ZodType; title: strin
   'learning-job-request': {
     schema: LearningJobRequestSchema,
     title: 'LearningJobRequest',
-    description: 'What a platform submits when a session segment finishes (client startLearningJob / `evolution learn`). `events` are the session messages so far (OpenAI Chat Completions messages, optional ISO timestamp each); or `payloadRef` to events already stored at payloads/{sha256}.',
+    description:
+      'What a platform submits when a session segment finishes (client startLearningJob / `evolution learn`). `events` are the session messages so far (OpenAI Chat Completions messages, optional ISO timestamp each); or `payloadRef` to events already stored at payloads/{sha256}.',
   },
   'session-segment': {
     schema: SegmentSchema,
     title: 'Segment',
-    description: 'Signal `submitSegment` of workflow `sessionWorkflow` (id session/{scopeKey}/{sessionId}, signal-with-start, task queue EVOLUTION_TASK_QUEUE). Events are claim-checked: put them at payloads/{sha256} first.',
+    description:
+      'Signal `submitSegment` of workflow `sessionWorkflow` (id session/{scopeKey}/{sessionId}, signal-with-start, task queue EVOLUTION_TASK_QUEUE). Events are claim-checked: put them at payloads/{sha256} first.',
   },
-  'session-events': { schema: SessionEventsSchema, title: 'SessionEvents', description: 'A session transcript: OpenAI Chat Completions messages with an optional ISO-8601 `timestamp` each.' },
+  'session-events': {
+    schema: SessionEventsSchema,
+    title: 'SessionEvents',
+    description: 'A session transcript: OpenAI Chat Completions messages with an optional ISO-8601 `timestamp` each.',
+  },
   'approval-decision': {
     schema: ApprovalDecisionSchema,
     title: 'ApprovalDecision',
@@ -27,7 +44,8 @@ export const PUBLISHED_SCHEMAS: Record<string, { schema: z.ZodType; title: strin
   'experiment-request': {
     schema: ExperimentRequestSchema,
     title: 'ExperimentRequest',
-    description: 'The request of a GEPA experiment (`evolution optimize --request FILE`). Workflow `experimentWorkflow` (id experiment/{experimentId}) takes one argument {"request": ExperimentRequest}.',
+    description:
+      'The request of a GEPA experiment (`evolution optimize --request FILE`). Workflow `experimentWorkflow` (id experiment/{experimentId}) takes one argument {"request": ExperimentRequest}.',
   },
   'evaluate-activity-input': {
     schema: EvaluateActivityInputSchema,
@@ -51,7 +69,11 @@ export const PUBLISHED_SCHEMAS: Record<string, { schema: z.ZodType; title: strin
     description: 'The result of workflow `experimentWorkflow` (id experiment/{experimentId}), as `evolution optimize --wait --json` prints it under "result".',
     io: 'output',
   },
-  'evaluate-activity-output': { schema: EvaluateActivityOutputSchema, title: 'EvaluateActivityOutput', description: 'What the evaluator activity returns: one evaluation per case, score finite in [0,1].' },
+  'evaluate-activity-output': {
+    schema: EvaluateActivityOutputSchema,
+    title: 'EvaluateActivityOutput',
+    description: 'What the evaluator activity returns: one evaluation per case, score finite in [0,1].',
+  },
 };
 
 export function renderSchema(name: string): string {

@@ -16,7 +16,17 @@ import { decideRevision } from '../client/approvals';
 import { loadConfig } from '../client/config';
 import { startLearningJob, waitForLearningJob } from '../client/learning';
 import { startExperiment, waitForExperiment } from '../client/optimization';
-import { approvalWorkflowId, makeWeatherDataset, scopeKey as scopeKeyOf, sessionWorkflowId, skillIdForName, WEATHER_SEED_SKILL, type ExperimentRequestInput, type Scope, type SkillSpec } from '../core';
+import {
+  approvalWorkflowId,
+  makeWeatherDataset,
+  scopeKey as scopeKeyOf,
+  sessionWorkflowId,
+  skillIdForName,
+  WEATHER_SEED_SKILL,
+  type ExperimentRequestInput,
+  type Scope,
+  type SkillSpec,
+} from '../core';
 import { infraEnv, infraUp } from '../infra';
 import { REPO_ROOT } from '../infra/paths';
 import { writeHistoryFile } from '../test/replay/history-files';
@@ -37,16 +47,49 @@ async function skillWithTwoRevisions(store: Store, stamp: string) {
   const v1 = `rev-replay-v1-${stamp}`;
   const v2 = `rev-replay-v2-${stamp}`;
   const at = new Date().toISOString();
-  await store.createRevision({ id: v1, skillId, scopeKey: key, scope, action: 'create', status: 'archived', spec, source: 'manual', jobId: 'replay-seed', createdAt: at, updatedAt: at, promotedAt: at });
+  await store.createRevision({
+    id: v1,
+    skillId,
+    scopeKey: key,
+    scope,
+    action: 'create',
+    status: 'archived',
+    spec,
+    source: 'manual',
+    jobId: 'replay-seed',
+    createdAt: at,
+    updatedAt: at,
+    promotedAt: at,
+  });
   const spec2 = { ...spec, description: `${spec.description} (v2)` };
-  await store.createRevision({ id: v2, skillId, scopeKey: key, scope, action: 'update', status: 'active', spec: spec2, parentId: v1, source: 'manual', jobId: 'replay-seed', createdAt: at, updatedAt: at, promotedAt: at });
+  await store.createRevision({
+    id: v2,
+    skillId,
+    scopeKey: key,
+    scope,
+    action: 'update',
+    status: 'active',
+    spec: spec2,
+    parentId: v1,
+    source: 'manual',
+    jobId: 'replay-seed',
+    createdAt: at,
+    updatedAt: at,
+    promotedAt: at,
+  });
   await store.writeActive(key, skillId, { skillId, revisionId: v2, spec: spec2, publishedAt: at, managed: true }, null);
   return { scopeKey: key, skillId, revisionId: v1 };
 }
 
 function weatherRequest(evaluatorTaskQueue: string, stamp: string, options: Record<string, unknown>): ExperimentRequestInput {
   const dataset = makeWeatherDataset({ seed: 7, feedback: 10, validation: 10, holdout: 10, criticalEvery: 4, id: `weather-replay-${stamp}-${Object.keys(options).join('-')}` });
-  return { seed: WEATHER_SEED_SKILL, dataset, scope: { mode: 'app', app: 'replay' }, submit: false, options: { maxIterations: 3, randomSeed: 7, evaluatorTaskQueue, ...options } } as ExperimentRequestInput;
+  return {
+    seed: WEATHER_SEED_SKILL,
+    dataset,
+    scope: { mode: 'app', app: 'replay' },
+    submit: false,
+    options: { maxIterations: 3, randomSeed: 7, evaluatorTaskQueue, ...options },
+  } as ExperimentRequestInput;
 }
 
 export const HISTORIES_DIR = join(REPO_ROOT, 'test', 'replay', 'histories');
@@ -76,7 +119,11 @@ async function main(): Promise<void> {
   const base = loadConfig({ ...process.env, ...infraEnv(state) });
   const stamp = Date.now().toString(36);
   const evaluatorQueue = `record-eval-${stamp}`;
-  const config = { ...base, temporal: { ...base.temporal, evaluatorTaskQueue: evaluatorQueue }, governance: { ...base.governance, humanGate: 'create_only' as const, approvalTimeoutMs: undefined, shadowMode: false } };
+  const config = {
+    ...base,
+    temporal: { ...base.temporal, evaluatorTaskQueue: evaluatorQueue },
+    governance: { ...base.governance, humanGate: 'create_only' as const, approvalTimeoutMs: undefined, shadowMode: false },
+  };
   mkdirSync(HISTORIES_DIR, { recursive: true });
   const w = await startMainWorker(config);
   const connection = await connectWorkerTemporal(w.config);
@@ -108,7 +155,11 @@ async function main(): Promise<void> {
     const skill = await skillWithTwoRevisions(store, stamp);
     const rollbackId = `rollback/${skill.scopeKey}/${skill.skillId}/replay-${stamp}`;
     await w.client.workflow
-      .execute(rollbackWorkflow, { taskQueue: w.config.temporal.taskQueue, workflowId: rollbackId, args: [{ scopeKey: skill.scopeKey, skillId: skill.skillId, targetRevisionId: skill.revisionId, reviewer: 'recorder' }] })
+      .execute(rollbackWorkflow, {
+        taskQueue: w.config.temporal.taskQueue,
+        workflowId: rollbackId,
+        args: [{ scopeKey: skill.scopeKey, skillId: skill.skillId, targetRevisionId: skill.revisionId, reviewer: 'recorder' }],
+      })
       .catch((e: Error) => console.error(`[record] rollback ended with: ${e.message} (its history is recorded all the same)`));
     await save(w.client, 'rollback', rollbackId);
 

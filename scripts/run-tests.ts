@@ -14,7 +14,6 @@ import { REPO_ROOT, stateDir } from '../infra/paths';
 import { ensureBuild } from './build-state';
 import { unitTestsOnly } from './test-selection';
 
-
 async function main(): Promise<number> {
   const started = Date.now();
   const vitestArgs = process.argv.slice(2);
@@ -38,7 +37,10 @@ async function main(): Promise<number> {
   return result.status ?? 1;
 }
 
-main().then((code) => process.exit(code), (e) => {
-  console.error(`npm test: ${(e as Error).stack ?? e}`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(`npm test: ${(e as Error).stack ?? e}`);
+    process.exit(1);
+  },
+);

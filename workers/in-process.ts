@@ -70,4 +70,3 @@ export async function startMainWorker(config: EvolutionConfig, opts: { taskQueue
     },
   };
 }
-

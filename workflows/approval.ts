@@ -74,7 +74,8 @@ export async function approvalWorkflow(input: ApprovalInput): Promise<ApprovalRe
     },
     {
       validator: (d) => {
-        if (decision !== undefined) throw new Error(`revision ${revision.revisionId} was already ${decision.decision === 'approve' ? 'approved' : 'rejected'} by ${decision.reviewer}`);
+        if (decision !== undefined)
+          throw new Error(`revision ${revision.revisionId} was already ${decision.decision === 'approve' ? 'approved' : 'rejected'} by ${decision.reviewer}`);
         const problem = validDecision(d);
         if (problem) throw new Error(problem);
       },
@@ -86,9 +87,23 @@ export async function approvalWorkflow(input: ApprovalInput): Promise<ApprovalRe
   const at = new Date().toISOString(); // workflow time: deterministic
   const opId = operationId(workflowInfo().workflowId, 'decision');
   if (!decided) {
-    const r = await publishRevision({ revision, actor: 'auto-expire', reason: `approval timeout of ${timeoutMs} ms expired`, at, auditAction: 'auto_expire', opId, requireParentId: input.requireParentId });
+    const r = await publishRevision({
+      revision,
+      actor: 'auto-expire',
+      reason: `approval timeout of ${timeoutMs} ms expired`,
+      at,
+      auditAction: 'auto_expire',
+      opId,
+      requireParentId: input.requireParentId,
+    });
     await indexed.until(revision.skillId, r.indexSeq, '30 seconds');
-    return { revisionId: revision.revisionId, decision: r.outcome === 'stale_parent' ? 'stale_parent' : 'auto_expired', reviewer: 'auto-expire', comment: '', finalStatus: r.status };
+    return {
+      revisionId: revision.revisionId,
+      decision: r.outcome === 'stale_parent' ? 'stale_parent' : 'auto_expired',
+      reviewer: 'auto-expire',
+      comment: '',
+      finalStatus: r.status,
+    };
   }
   const d = decision!;
   const comment = d.comment ?? '';

@@ -17,16 +17,7 @@
  */
 import { ApplicationFailure, continueAsNew, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import {
-  completedResult,
-  ExperimentRequestSchema,
-  failedResult,
-  initSearchState,
-  LOG_TAIL_LIMIT,
-  winnerOf,
-  type ExperimentResult,
-  type GepaSearchState,
-} from '../core';
+import { completedResult, ExperimentRequestSchema, failedResult, initSearchState, LOG_TAIL_LIMIT, winnerOf, type ExperimentResult, type GepaSearchState } from '../core';
 import { checkExperimentInput } from '../core/workflow-inputs';
 import { withDeadline } from './gepa/deadline';
 import { failureMessage } from './gepa/failure';
@@ -66,7 +57,11 @@ async function start(input: ExperimentWorkflowInput): Promise<ContinuedExperimen
   }
   // initSearchState reads only split sizes and Validation ids; the cases themselves stay in S3.
   const toCases = (ids: string[]) => ids.map((id) => ({ id, input: null, critical: false }));
-  const sizes = { feedback: toCases(prepared.dataset.feedbackIds), validation: toCases(prepared.dataset.validationIds), holdout: toCases(prepared.dataset.holdout.map((c) => c.id)) };
+  const sizes = {
+    feedback: toCases(prepared.dataset.feedbackIds),
+    validation: toCases(prepared.dataset.validationIds),
+    holdout: toCases(prepared.dataset.holdout.map((c) => c.id)),
+  };
   let state: GepaSearchState;
   try {
     state = initSearchState({ experimentId, options: request.options, dataset: sizes });

@@ -49,13 +49,28 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   const { governance } = prepared;
   // A job that ends right after advancing the cursor records its outcome in the same activity.
   const advanceCursor = (outcome?: JobOutcome) =>
-    storage.advanceCursor({ scopeKey: prepared.scopeKey, sessionId: segment.sessionId, cursor: prepared.nextCursor, cursorEtag: prepared.cursorEtag, at: new Date().toISOString(), outcome });
+    storage.advanceCursor({
+      scopeKey: prepared.scopeKey,
+      sessionId: segment.sessionId,
+      cursor: prepared.nextCursor,
+      cursorEtag: prepared.cursorEtag,
+      at: new Date().toISOString(),
+      outcome,
+    });
   const base = { jobId, scopeKey: prepared.scopeKey, sessionId: segment.sessionId, deltaEvents: prepared.deltaEventCount };
 
   if (prepared.quarantinedAfter) {
     // A poison delta: it failed review too often; step past it so the session can learn again.
     const reasons = prepared.quarantinedAfter.map((f) => f.reason).join(' | ');
-    return finishAdvancingCursor({ ...base, status: 'quarantined', reason: `delta quarantined after ${prepared.quarantinedAfter.length} failed reviews: ${reasons}`, cursorAdvanced: true, revisions: [], dropped: [], quarantinedAfter: prepared.quarantinedAfter });
+    return finishAdvancingCursor({
+      ...base,
+      status: 'quarantined',
+      reason: `delta quarantined after ${prepared.quarantinedAfter.length} failed reviews: ${reasons}`,
+      cursorAdvanced: true,
+      revisions: [],
+      dropped: [],
+      quarantinedAfter: prepared.quarantinedAfter,
+    });
   }
 
   if (!prepared.policy.review) {
@@ -67,7 +82,12 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
     decision = await withinModelAnswerBudget(() => reviewer.reviewSession({ segment, reviewedAfter: prepared.reviewedAfter, existingSkills: prepared.existingSkills }));
   } catch (err) {
     const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : (err as Error).message;
-    await storage.recordReviewFailure({ scopeKey: prepared.scopeKey, sessionId: segment.sessionId, fingerprint: prepared.deltaFingerprint!, failure: { jobId, reason: cause, at: new Date().toISOString() } });
+    await storage.recordReviewFailure({
+      scopeKey: prepared.scopeKey,
+      sessionId: segment.sessionId,
+      fingerprint: prepared.deltaFingerprint!,
+      failure: { jobId, reason: cause, at: new Date().toISOString() },
+    });
     return finish({ ...base, status: 'reviewer_failed', reason: cause, cursorAdvanced: false, revisions: [], dropped: [] });
   }
 
@@ -100,7 +120,15 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
     const ref = { scopeKey: revision.scopeKey, skillId: revision.skillId, revisionId: revision.id };
     let status = revision.status;
     if (publishNow) {
-      const r = await publisher.publishRevision({ revision: ref, known: stored, opId: operationId(jobId, `publish/${revision.id}`), actor: 'evolution', reason: revision.shadowBypassed ? 'shadow mode: published despite gate verdicts' : 'all gates passed', at: revision.createdAt, auditAction: 'promote' });
+      const r = await publisher.publishRevision({
+        revision: ref,
+        known: stored,
+        opId: operationId(jobId, `publish/${revision.id}`),
+        actor: 'evolution',
+        reason: revision.shadowBypassed ? 'shadow mode: published despite gate verdicts' : 'all gates passed',
+        at: revision.createdAt,
+        auditAction: 'promote',
+      });
       status = r.status;
       // Read-your-writes: when the job returns, agents' next refresh sees the publication.
       await indexed.until(revision.skillId, r.indexSeq, INDEX_ACK_TIMEOUT);
@@ -117,7 +145,15 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
         if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
       }
     }
-    revisions.push({ revisionId: revision.id, skillId: revision.skillId, name: revision.spec?.name ?? revision.skillId, action: revision.action, status, shadowBypassed: revision.shadowBypassed, reasons: revision.gates.flatMap((g) => g.reasons).concat(revision.human?.reasons ?? []) });
+    revisions.push({
+      revisionId: revision.id,
+      skillId: revision.skillId,
+      name: revision.spec?.name ?? revision.skillId,
+      action: revision.action,
+      status,
+      shadowBypassed: revision.shadowBypassed,
+      reasons: revision.gates.flatMap((g) => g.reasons).concat(revision.human?.reasons ?? []),
+    });
   }
   return finish({ ...base, status: 'reviewed', reason: decision.skip_reason || 'reviewer proposed changes', cursorAdvanced: true, revisions, dropped: plan.dropped });
 

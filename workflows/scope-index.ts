@@ -84,7 +84,13 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
   };
   // Acks are best effort: a publisher that stopped waiting (or finished) loses nothing.
   const ack = (acks: Waiter[]) =>
-    Promise.all(acks.map((w) => getExternalWorkflowHandle(w.workflowId).signal(indexAppliedSignal, { scopeKey, skillId: w.skillId, seq: w.seq }).catch(() => undefined)));
+    Promise.all(
+      acks.map((w) =>
+        getExternalWorkflowHandle(w.workflowId)
+          .signal(indexAppliedSignal, { scopeKey, skillId: w.skillId, seq: w.seq })
+          .catch(() => undefined),
+      ),
+    );
   // An idle scope is reconciled less and less often (15 min, 30 min, … up to a day); any change resets that.
   let quiet = input.quietReconciles ?? 0;
   let changedSinceReconcile = false;

@@ -1,14 +1,4 @@
-import {
-  ChildWorkflowFailure,
-  condition,
-  continueAsNew,
-  defineQuery,
-  defineSignal,
-  executeChild,
-  setHandler,
-  workflowInfo,
-  WorkflowIdReusePolicy,
-} from '@temporalio/workflow';
+import { ChildWorkflowFailure, condition, continueAsNew, defineQuery, defineSignal, executeChild, setHandler, workflowInfo, WorkflowIdReusePolicy } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Segment } from '../core';
 import type { JobOutcome } from '../core/governance/types';
@@ -94,7 +84,10 @@ function jobTargetFor(segment: Segment): { workflowId: string; scopeKey: string 
   checkSegment(problems, 'segment', segment);
   if (problems.length === 0) return { workflowId: learningJobWorkflowId(segment), scopeKey: segment.scopeKey };
   const sessionPart = workflowInfo().workflowId.replace(/^session\//, ''); // {scopeKey}/{sessionId}
-  return { workflowId: `learning/${sessionPart}/invalid-${shortHash(JSON.stringify(segment) ?? 'undefined')}`, scopeKey: sessionPart.slice(0, Math.max(0, sessionPart.lastIndexOf('/'))) };
+  return {
+    workflowId: `learning/${sessionPart}/invalid-${shortHash(JSON.stringify(segment) ?? 'undefined')}`,
+    scopeKey: sessionPart.slice(0, Math.max(0, sessionPart.lastIndexOf('/'))),
+  };
 }
 
 async function runJob(segment: Segment): Promise<SessionState['lastOutcome']> {

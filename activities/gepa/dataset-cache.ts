@@ -19,7 +19,10 @@ export function datasetCache(store: SkillStore) {
       entry = store.getDataset(ref.id, ref.version);
       entries.set(key, entry);
       if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
-      entry.then((d) => d === undefined && entries.delete(key), () => entries.delete(key));
+      entry.then(
+        (d) => d === undefined && entries.delete(key),
+        () => entries.delete(key),
+      );
     }
     const dataset = await entry;
     if (!dataset) throw ApplicationFailure.nonRetryable(`dataset ${ref.id} version ${ref.version} does not exist`, GEPA_NON_RETRYABLE.dataset);

@@ -13,16 +13,7 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { z } from 'zod';
-import {
-  boundText,
-  EvaluationSchema,
-  IterationLogEntrySchema,
-  meanScore,
-  redactSecrets,
-  type Evaluation,
-  type GepaSearchState,
-  type IterationLogEntry,
-} from '../../core';
+import { boundText, EvaluationSchema, IterationLogEntrySchema, meanScore, redactSecrets, type Evaluation, type GepaSearchState, type IterationLogEntry } from '../../core';
 import { sameJson } from '../storage/canonical-json';
 import { experimentKey, experimentPrefix, experimentRecordKey, experimentRecordsPrefix, mapLimit, PreconditionConflictError, type ObjectStore, type SkillStore } from '../storage';
 import { withStoreErrors } from '../errors';

@@ -22,7 +22,8 @@ export function reflectorActivities({ config, store, openai, datasets }: { confi
   return {
     async reflectOnMinibatch(input: ReflectInput): Promise<ProposalScreening> {
       const record = await withStoreErrors(() => reader.evaluation(input.experimentId, input.evaluationRecordId));
-      if (!record) throw ApplicationFailure.nonRetryable(`evaluation record ${input.evaluationRecordId} of experiment ${input.experimentId} does not exist`, GEPA_NON_RETRYABLE.record);
+      if (!record)
+        throw ApplicationFailure.nonRetryable(`evaluation record ${input.evaluationRecordId} of experiment ${input.experimentId} does not exist`, GEPA_NON_RETRYABLE.record);
       const cases = await datasets.cases(input.dataset, record.caseIds);
       const messages = buildReflectionMessages({
         spec: input.parentSpec,

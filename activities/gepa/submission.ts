@@ -1,14 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import {
-  isLivePointer,
-  revisionIdFor,
-  scopeKey as scopeKeyOf,
-  type Evidence,
-  type Outcome,
-  type RevisionStatus,
-  type Scope,
-  type SkillSpec,
-} from '../../core';
+import { isLivePointer, revisionIdFor, scopeKey as scopeKeyOf, type Evidence, type Outcome, type RevisionStatus, type Scope, type SkillSpec } from '../../core';
 import { buildGovernedRevision, type GovernanceSettings } from '../../core/governance';
 import { withStoreErrors } from '../errors';
 import { existingSkillsOf } from '../existing-skills';
@@ -73,11 +64,23 @@ export function submissionActivities({ store }: { store: SkillStore }) {
         const stored = await store.readRevision(scopeKey, input.skillId, revisionId);
         // A retry after the revision was stored: make sure its audit trail was written too (idempotent).
         if (stored) await recorder.recordRevision({ revision: stored });
-        if (stored) return { status: stored.status === 'rejected' ? 'rejected' : 'submitted', reason: `revision ${revisionId} is ${stored.status}`, scopeKey, revisionId, revisionStatus: stored.status };
+        if (stored)
+          return {
+            status: stored.status === 'rejected' ? 'rejected' : 'submitted',
+            reason: `revision ${revisionId} is ${stored.status}`,
+            scopeKey,
+            revisionId,
+            revisionStatus: stored.status,
+          };
 
         const active = await store.readActive(scopeKey, input.skillId);
         if (!isLivePointer(active?.pointer)) {
-          return { status: 'rejected', reason: `skill ${input.skillId} has no active revision in ${scopeKey}: GEPA submission only updates an existing skill`, scopeKey, revisionId };
+          return {
+            status: 'rejected',
+            reason: `skill ${input.skillId} has no active revision in ${scopeKey}: GEPA submission only updates an existing skill`,
+            scopeKey,
+            revisionId,
+          };
         }
         const pointer = active!.pointer;
         if (!pointer.managed) {

@@ -24,11 +24,7 @@ function section(title: string, value: unknown): string {
 
 /** The reviewer prompt; its section layout is the contract the local model server parses. */
 export function reviewerMessages(input: ReviewerPromptInput): OpenAI.Chat.Completions.ChatCompletionMessageParam[] {
-  const parts = [
-    section('Session', input.session),
-    section('Transcript', input.transcript),
-    section('Existing skills', input.existingSkills),
-  ];
+  const parts = [section('Session', input.session), section('Transcript', input.transcript), section('Existing skills', input.existingSkills)];
   // Redacted again here: a segment started without the client never passed its redaction.
   if (input.outcome) parts.push(section('Session outcome', redactOutcome(input.outcome)));
   return [

@@ -23,17 +23,23 @@ export interface StructuredCall<S extends z.ZodType, T = z.output<S>> {
  * `normalize` rejects (a contradiction the schema cannot express).
  */
 export async function structuredCompletion<S extends z.ZodType, T = z.output<S>>(call: StructuredCall<S, T>): Promise<T> {
-  const completion = await call.client.chat.completions.create({
-    model: call.model,
-    messages: call.messages,
-    response_format: zodResponseFormat(call.schema, call.schemaName),
-  }, { signal: call.signal });
+  const completion = await call.client.chat.completions.create(
+    {
+      model: call.model,
+      messages: call.messages,
+      response_format: zodResponseFormat(call.schema, call.schemaName),
+    },
+    { signal: call.signal },
+  );
   const content = completion.choices[0]?.message?.content ?? '';
   let json: unknown;
   try {
     json = JSON.parse(content);
   } catch (e) {
-    throw ApplicationFailure.retryable(`${call.schemaName}: the model's answer is not valid JSON (${(e as Error).message}); it began ${JSON.stringify(content.slice(0, 120))}`, 'MalformedModelAnswer');
+    throw ApplicationFailure.retryable(
+      `${call.schemaName}: the model's answer is not valid JSON (${(e as Error).message}); it began ${JSON.stringify(content.slice(0, 120))}`,
+      'MalformedModelAnswer',
+    );
   }
   const parsed = call.schema.safeParse(json);
   if (!parsed.success) {

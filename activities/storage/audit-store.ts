@@ -36,7 +36,7 @@ export function auditStore(objects: ObjectStore) {
     const rank = (a: AuditEvent['action']) => (a === 'write_revision' ? 0 : a === 'hold' || a === 'reject' ? 1 : a === 'shadow_bypass' ? 3 : 2);
     return events
       .filter((e): e is AuditEvent => e !== undefined)
-      .sort((a, b) => (Date.parse(a.at) - Date.parse(b.at)) || rank(a.action) - rank(b.action) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      .sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || rank(a.action) - rank(b.action) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   return { appendAudit, readAudit, listAudit };

@@ -37,20 +37,19 @@ export const skillPrefix = (scopeKey: string, skillId: string) => `${skillsPrefi
 export const activeKey = (scopeKey: string, skillId: string) => `${skillPrefix(scopeKey, skillId)}active.json`;
 
 export const revisionsPrefix = (scopeKey: string, skillId: string) => `${skillPrefix(scopeKey, skillId)}revisions/`;
-export const revisionKey = (scopeKey: string, skillId: string, revisionId: string) =>
-  `${revisionsPrefix(scopeKey, skillId)}${safeSegment(revisionId)}.json`;
+export const revisionKey = (scopeKey: string, skillId: string, revisionId: string) => `${revisionsPrefix(scopeKey, skillId)}${safeSegment(revisionId)}.json`;
 /** Global locator: revision ids are unique across scopes, so a bare id finds its revision. */
 export const revisionLocatorKey = (revisionId: string) => `revisions-by-id/${safeSegment(revisionId)}.json`;
 
 export const auditPrefix = (scopeKey: string, skillId: string) => `${skillPrefix(scopeKey, skillId)}audit/`;
-export const auditKey = (scopeKey: string, skillId: string, at: string, eventId: string) =>
-  `${auditPrefix(scopeKey, skillId)}${sortableTime(at)}-${safeSegment(eventId)}.json`;
+export const auditKey = (scopeKey: string, skillId: string, at: string, eventId: string) => `${auditPrefix(scopeKey, skillId)}${sortableTime(at)}-${safeSegment(eventId)}.json`;
 
 export const publishedKey = (scopeKey: string, skillId: string) => `${scopePrefix(scopeKey)}published/${safeSegment(skillId)}/SKILL.md`;
 export const scopeIndexKey = (scopeKey: string) => `${scopePrefix(scopeKey)}index.json`;
 export const cursorKey = (scopeKey: string, sessionId: string) => `${scopePrefix(scopeKey)}sessions/${safeSegment(sessionId)}/cursor.json`;
 /** Failed reviews of one delta of a session (poison-delta quarantine); the fingerprint is a safe segment. */
-export const reviewFailuresKey = (scopeKey: string, sessionId: string, fingerprint: string) => `${scopePrefix(scopeKey)}sessions/${safeSegment(sessionId)}/review-failures/${safeSegment(fingerprint)}.json`;
+export const reviewFailuresKey = (scopeKey: string, sessionId: string, fingerprint: string) =>
+  `${scopePrefix(scopeKey)}sessions/${safeSegment(sessionId)}/review-failures/${safeSegment(fingerprint)}.json`;
 
 export const jobOutcomesPrefix = (scopeKey: string) => `${scopePrefix(scopeKey)}jobs/`;
 /** The job id contains slashes, so it becomes a hashed segment. */
@@ -59,8 +58,7 @@ export const jobOutcomeKey = (scopeKey: string, jobId: string) => `${jobOutcomes
 export const experimentPrefix = (experimentId: string) => `experiments/${safeSegment(experimentId)}/`;
 export const experimentKey = (experimentId: string) => `${experimentPrefix(experimentId)}experiment.json`;
 export const experimentRecordsPrefix = (experimentId: string) => `${experimentPrefix(experimentId)}records/`;
-export const experimentRecordKey = (experimentId: string, recordId: string) =>
-  `${experimentRecordsPrefix(experimentId)}${safeSegment(recordId)}.json`;
+export const experimentRecordKey = (experimentId: string, recordId: string) => `${experimentRecordsPrefix(experimentId)}${safeSegment(recordId)}.json`;
 
 export const datasetKey = (datasetId: string, version: string) => `datasets/${safeSegment(datasetId)}/${safeSegment(version)}.json`;
 

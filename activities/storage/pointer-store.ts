@@ -42,8 +42,7 @@ export function pointerStore(objects: ObjectStore) {
     }
     const key = activeKey(scopeKey, skillId);
     try {
-      const { etag } =
-        expectedEtag === null ? await objects.putCreateOnly(key, pointer) : await objects.putIfMatch(key, pointer, expectedEtag);
+      const { etag } = expectedEtag === null ? await objects.putCreateOnly(key, pointer) : await objects.putIfMatch(key, pointer, expectedEtag);
       return { pointer, etag };
     } catch (error) {
       if (!(error instanceof PreconditionConflictError)) throw error;

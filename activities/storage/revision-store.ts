@@ -138,14 +138,18 @@ export function revisionStore(objects: ObjectStore, pointerOf: (scopeKey: string
       if (judgeTransition(rev.status, transition.to) === 'illegal') {
         throw new IllegalTransitionError(illegalTransitionMessage(rev.id, rev.status, transition.to));
       }
-      const next = parseInput(RevisionSchema, {
-        ...rev,
-        ...transition.patch,
-        status: transition.to,
-        updatedAt: transition.at,
-        promotedAt: transition.patch?.promotedAt ?? (transition.to === 'active' ? transition.at : rev.promotedAt),
-        history: [...rev.history, { from: rev.status, to: transition.to, at: transition.at, reason: transition.reason }],
-      }, `transition of revision ${rev.id} to ${transition.to}`);
+      const next = parseInput(
+        RevisionSchema,
+        {
+          ...rev,
+          ...transition.patch,
+          status: transition.to,
+          updatedAt: transition.at,
+          promotedAt: transition.patch?.promotedAt ?? (transition.to === 'active' ? transition.at : rev.promotedAt),
+          history: [...rev.history, { from: rev.status, to: transition.to, at: transition.at, reason: transition.reason }],
+        },
+        `transition of revision ${rev.id} to ${transition.to}`,
+      );
       await objects.putIfMatch(key, next, stored.etag);
       return next;
     });

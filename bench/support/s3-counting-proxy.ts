@@ -7,8 +7,7 @@ import type { AddressInfo } from 'node:net';
  * class. Point a store or a worker's `s3.endpoint` at `endpoint` to measure what an
  * operation costs in S3 requests.
  */
-export type KeyClass =
-  | 'pointer' | 'revision' | 'locator' | 'audit' | 'index' | 'skill.md' | 'payload' | 'cursor' | 'job-outcome' | 'list' | 'other';
+export type KeyClass = 'pointer' | 'revision' | 'locator' | 'audit' | 'index' | 'skill.md' | 'payload' | 'cursor' | 'job-outcome' | 'list' | 'other';
 
 export interface Counts {
   total: number;
@@ -48,13 +47,10 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
     const cls = `${method} ${keyClassOf(method, req.url ?? '')}`;
     byClass[cls] = (byClass[cls] ?? 0) + 1;
     total++;
-    const forward = httpRequest(
-      { host: upstream.hostname, port: upstream.port, method, path: req.url, headers: req.headers },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      },
-    );
+    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method, path: req.url, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
     forward.on('error', (e) => {
       res.writeHead(502);
       res.end(String(e));

@@ -14,11 +14,15 @@ export function reportText(r: ExperimentReport): string {
   ];
   if (r.holdout) {
     const h = r.holdout;
-    lines.push(`  holdout (${h.caseCount} cases): seed ${mean(h.seedMean)} → winner ${mean(h.winnerMean)} (delta ${signed(h.delta)}), critical regressions: ${h.criticalRegressions.length ? h.criticalRegressions.join(', ') : 'none'}`);
+    lines.push(
+      `  holdout (${h.caseCount} cases): seed ${mean(h.seedMean)} → winner ${mean(h.winnerMean)} (delta ${signed(h.delta)}), critical regressions: ${h.criticalRegressions.length ? h.criticalRegressions.join(', ') : 'none'}`,
+    );
   }
   lines.push(`  promotion: ${r.promotionEligible ? 'ELIGIBLE' : 'not eligible'} — ${r.promotionReason}`);
   const s = r.submission;
-  lines.push(`  submission: ${s.status}${s.revisionId ? ` ${s.revisionId} (${s.revisionStatus})` : ''} — ${s.reason}${s.approvalWorkflowId ? `\n    waiting for approval in workflow ${s.approvalWorkflowId}` : ''}`);
+  lines.push(
+    `  submission: ${s.status}${s.revisionId ? ` ${s.revisionId} (${s.revisionStatus})` : ''} — ${s.reason}${s.approvalWorkflowId ? `\n    waiting for approval in workflow ${s.approvalWorkflowId}` : ''}`,
+  );
   lines.push(`  started ${r.startedAt}, finished ${r.finishedAt}`);
   return lines.join('\n');
 }
@@ -33,14 +37,21 @@ export function recordsText(r: { log: IterationLogEntry[]; evaluations: Evaluati
   const lines = [`iteration log (${r.log.length}):`];
   for (const e of r.log) {
     const minibatch = e.parentMinibatchTotal !== undefined ? `, minibatch ${e.parentMinibatchTotal} → ${e.childMinibatchTotal ?? '—'}` : '';
-    lines.push(`  #${e.iteration} ${e.component} of ${e.parentId}: ${e.outcome}${e.childId ? ` → ${e.childId}` : ''}${minibatch}${e.childValidationMean !== undefined ? `, validation ${mean(e.childValidationMean)}` : ''}, metric calls ${e.metricCallsAfter} — ${e.reason}`);
+    lines.push(
+      `  #${e.iteration} ${e.component} of ${e.parentId}: ${e.outcome}${e.childId ? ` → ${e.childId}` : ''}${minibatch}${e.childValidationMean !== undefined ? `, validation ${mean(e.childValidationMean)}` : ''}, metric calls ${e.metricCallsAfter} — ${e.reason}`,
+    );
   }
   lines.push('', `evaluations (${r.evaluations.length} batches):`);
   for (const b of r.evaluations) {
-    lines.push(`  ${b.recordId}  ${b.phase}${b.iteration !== undefined ? ` #${b.iteration}` : ''} ${b.split}  candidate ${b.candidateId}  seed ${b.seed}  mean ${mean(b.summary.mean)} over ${b.summary.count}`);
+    lines.push(
+      `  ${b.recordId}  ${b.phase}${b.iteration !== undefined ? ` #${b.iteration}` : ''} ${b.split}  candidate ${b.candidateId}  seed ${b.seed}  mean ${mean(b.summary.mean)} over ${b.summary.count}`,
+    );
     for (const e of b.evaluations) lines.push(`    ${e.caseId}  ${e.score.toFixed(4)}${e.feedback ? `  ${oneLine(e.feedback)}` : ''}`);
   }
   lines.push('', `reflections (${r.reflections.length}):`);
-  for (const x of r.reflections) lines.push(`  #${x.iteration} ${x.component} from ${x.evaluationRecordId}: ${oneLine(JSON.stringify(x.answer), 200)}${x.screening ? `\n      screening: ${oneLine(JSON.stringify(x.screening), 200)}` : ''}`);
+  for (const x of r.reflections)
+    lines.push(
+      `  #${x.iteration} ${x.component} from ${x.evaluationRecordId}: ${oneLine(JSON.stringify(x.answer), 200)}${x.screening ? `\n      screening: ${oneLine(JSON.stringify(x.screening), 200)}` : ''}`,
+    );
   return lines.join('\n');
 }

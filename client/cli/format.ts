@@ -19,7 +19,10 @@ export function revisionDetails(r: Revision): string {
     lines.push(`  human         ${r.human.held ? 'held' : 'not held'}${r.human.reasons.length ? `: ${r.human.reasons.join('; ')}` : ''}`);
     if (r.human.decision) lines.push(`  decision      ${r.human.decision} by ${r.human.reviewer}${r.human.comment ? ` ("${r.human.comment}")` : ''} at ${r.human.decidedAt}`);
   }
-  if (r.evidence) lines.push(`evidence   holdout ${r.evidence.baselineHoldoutScore.toFixed(3)} → ${r.evidence.candidateHoldoutScore.toFixed(3)} (Δ ${r.evidence.delta.toFixed(3)}) on ${r.evidence.caseCount} cases of ${r.evidence.datasetId}@${r.evidence.datasetVersion}`);
+  if (r.evidence)
+    lines.push(
+      `evidence   holdout ${r.evidence.baselineHoldoutScore.toFixed(3)} → ${r.evidence.candidateHoldoutScore.toFixed(3)} (Δ ${r.evidence.delta.toFixed(3)}) on ${r.evidence.caseCount} cases of ${r.evidence.datasetId}@${r.evidence.datasetVersion}`,
+    );
   for (const h of r.history) lines.push(`  ${h.at}  ${h.from} → ${h.to}: ${h.reason}`);
   return lines.join('\n');
 }

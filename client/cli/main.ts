@@ -32,7 +32,8 @@ export async function main(argv: string[]): Promise<number> {
     out: (value, text) => console.log(json ? JSON.stringify(value, null, 2) : typeof text === 'function' ? text() : text),
   };
   // Long-running commands (worker, evaluator-worker) set up their own tracing.
-  const tracing = name === 'worker' || name === 'evaluator-worker' ? undefined : (await import('../../workers/telemetry/tracing')).startTracingFromEnv(process.env, 'evolution-cli');
+  const tracing =
+    name === 'worker' || name === 'evaluator-worker' ? undefined : (await import('../../workers/telemetry/tracing')).startTracingFromEnv(process.env, 'evolution-cli');
   try {
     return (await command.run(ctx)) ?? 0;
   } catch (e) {
@@ -43,9 +44,15 @@ export async function main(argv: string[]): Promise<number> {
     // A raw network error from an SDK names no service: say which one, where, and what to do.
     const err = (config && explainUnreachable(e, config)) || (e as Error);
     const known =
-      err instanceof UsageError || err instanceof TemporalConnectionError || err instanceof InputError || err instanceof NotFoundError || err instanceof StateError || err instanceof ConfigError || err instanceof ServiceUnavailableError;
+      err instanceof UsageError ||
+      err instanceof TemporalConnectionError ||
+      err instanceof InputError ||
+      err instanceof NotFoundError ||
+      err instanceof StateError ||
+      err instanceof ConfigError ||
+      err instanceof ServiceUnavailableError;
     if (json) console.error(JSON.stringify({ error: err.name, message: err.message }));
-    else console.error(`evolution ${name}: ${known ? err.message : err.stack ?? err.message}${err instanceof UsageError ? `\nusage: evolution ${command.usage}` : ''}`);
+    else console.error(`evolution ${name}: ${known ? err.message : (err.stack ?? err.message)}${err instanceof UsageError ? `\nusage: evolution ${command.usage}` : ''}`);
     return err instanceof UsageError ? 2 : 1;
   } finally {
     await tracing?.shutdown();

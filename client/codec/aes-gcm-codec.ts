@@ -62,7 +62,9 @@ export class AesGcmPayloadCodec implements PayloadCodec {
         const plain = Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]);
         return temporal.api.common.v1.Payload.decode(plain) as Payload;
       } catch {
-        throw new PayloadDecryptionError(`payload could not be decrypted with key "${id}": the configured key material differs from the one that encrypted it, or the payload was altered`);
+        throw new PayloadDecryptionError(
+          `payload could not be decrypted with key "${id}": the configured key material differs from the one that encrypted it, or the payload was altered`,
+        );
       }
     });
   }

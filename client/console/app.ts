@@ -24,7 +24,8 @@ export interface ConsoleAppOptions {
   jwt?: JwtVerifier;
 }
 
-const CSP = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 function statusOf(e: unknown): 400 | 403 | 404 | 409 | 500 {
   if (e instanceof InputError) return 400;
@@ -53,7 +54,10 @@ export function createConsoleApp(deps: ConsoleDeps, settings: Pick<ConsoleSettin
     if (status === 500) console.error(`console: ${c.req.method} ${c.req.path}: ${(e as Error).stack ?? e}`);
     const message = status === 500 ? 'internal error (see the console log)' : e.message;
     if (c.req.path.startsWith('/api/') || c.req.path.startsWith('/live/')) return c.json({ error: e.name, message }, status);
-    return c.html(layout({ title: status === 404 ? 'Not found' : status === 403 ? 'Not allowed' : status === 409 ? 'Conflict' : 'Error', session: c.get('session') }, html`<p>${message}</p>`), status);
+    return c.html(
+      layout({ title: status === 404 ? 'Not found' : status === 403 ? 'Not allowed' : status === 409 ? 'Conflict' : 'Error', session: c.get('session') }, html`<p>${message}</p>`),
+      status,
+    );
   });
 
   app.get('/healthz', (c) => c.text('ok'));

@@ -182,7 +182,7 @@ export async function experimentsFor(deps: ConsoleDeps, user: ConsoleUser): Prom
       startedAt: record.startedAt,
       dataset: `${record.dataset.id}@${record.dataset.version}`,
       status: report?.status ?? 'running',
-      ...(report?.submittedRevisionId ?? report?.submission?.revisionId ? { submittedRevisionId: report.submittedRevisionId ?? report.submission?.revisionId } : {}),
+      ...((report?.submittedRevisionId ?? report?.submission?.revisionId) ? { submittedRevisionId: report.submittedRevisionId ?? report.submission?.revisionId } : {}),
     };
   });
   return rows.filter((r): r is ExperimentSummary => r !== undefined).sort((a, b) => b.startedAt.localeCompare(a.startedAt));
@@ -204,14 +204,16 @@ export interface ExperimentPage {
 }
 
 export async function experimentFor(deps: ConsoleDeps, user: ConsoleUser, experimentId: string): Promise<ExperimentPage> {
-  const record = await experimentReader(deps.store).experiment(experimentId).catch(() => undefined);
+  const record = await experimentReader(deps.store)
+    .experiment(experimentId)
+    .catch(() => undefined);
   const scopeKey = record && experimentScope(record);
   if (!record || !scopeKey || !canSee(user, scopeKey)) throw new NotFoundError(`no experiment ${experimentId}`);
   const [view, records] = await Promise.all([getExperiment(deps, experimentId), readExperimentRecords(deps.store, experimentId)]);
   const byId = (id: string): EvaluationRecord | undefined => records.evaluations.find((e) => e.recordId === id);
   const seedHoldout = byId('e-holdout-seed');
   const winnerHoldout = byId('e-holdout-winner');
-  const critical = new Set(((record.dataset as { criticalHoldoutCases?: string[] }).criticalHoldoutCases) ?? []);
+  const critical = new Set((record.dataset as { criticalHoldoutCases?: string[] }).criticalHoldoutCases ?? []);
   const caseIds = [...new Set([...(seedHoldout?.caseIds ?? []), ...(winnerHoldout?.caseIds ?? [])])];
   const score = (r: EvaluationRecord | undefined, id: string) => r?.evaluations.find((e) => e.caseId === id)?.score;
   const request = (record as { request?: { skillId?: string } }).request;
@@ -241,7 +243,11 @@ export interface ActivityFilter {
 }
 
 /** The audit log across the user's scopes (newest first, filtered) and each scope's governance counters. */
-export async function activityFor(deps: ConsoleDeps, user: ConsoleUser, filter: ActivityFilter = {}): Promise<{ events: AuditEvent[]; metrics: Record<string, GovernanceMetrics> }> {
+export async function activityFor(
+  deps: ConsoleDeps,
+  user: ConsoleUser,
+  filter: ActivityFilter = {},
+): Promise<{ events: AuditEvent[]; metrics: Record<string, GovernanceMetrics> }> {
   let scopes = await visibleScopes(deps.store, user);
   if (filter.scopeKey) scopes = scopes.filter((s) => s === filter.scopeKey);
   const perScope = await mapLimit(scopes, READS, async (scopeKey) => {

@@ -20,9 +20,10 @@ export async function startConsole(deps: ConsoleDeps, settings: ConsoleSettings,
   const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host === '0.0.0.0' ? '127.0.0.1' : settings.host;
   return {
     url: `http://${host}:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -17,7 +17,8 @@ export interface ConsoleSettings {
 export function consoleSettingsFromEnv(env: NodeJS.ProcessEnv, listen: { host?: string; port?: string | number } = {}): ConsoleSettings {
   const host = listen.host ?? env.EVOLUTION_CONSOLE_HOST ?? '127.0.0.1';
   const port = Number(listen.port ?? env.EVOLUTION_CONSOLE_PORT ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InputError(`--port must be a port number (0-65535), got ${JSON.stringify(listen.port ?? env.EVOLUTION_CONSOLE_PORT)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new InputError(`--port must be a port number (0-65535), got ${JSON.stringify(listen.port ?? env.EVOLUTION_CONSOLE_PORT)}`);
   const users = env.EVOLUTION_CONSOLE_USERS ? loadUsersFile(env.EVOLUTION_CONSOLE_USERS) : [];
   const issuer = env.EVOLUTION_CONSOLE_OIDC_ISSUER;
   const jwksUrl = env.EVOLUTION_CONSOLE_OIDC_JWKS_URL;

@@ -90,8 +90,7 @@ export function spendMetricCalls(budget: MetricBudget, calls: number, phase: 'se
   const limit = phase === 'search' ? budget.max - budget.holdoutReserve : budget.max;
   if (budget.used + calls > limit) {
     throw new MetricBudgetError(
-      `spending ${calls} ${phase} metric calls would exceed the budget ` +
-        `(${budget.used} of ${budget.max} used, ${budget.holdoutReserve} reserved for holdout)`,
+      `spending ${calls} ${phase} metric calls would exceed the budget ` + `(${budget.used} of ${budget.max} used, ${budget.holdoutReserve} reserved for holdout)`,
     );
   }
   return { ...budget, used: budget.used + calls };

@@ -31,9 +31,7 @@ export function compareHoldout(input: Omit<PromotionInput, 'winnerIsSeed' | 'min
   }
   const seedMean = meanScore(input.seedHoldoutScores);
   const winnerMean = meanScore(input.winnerHoldoutScores);
-  const criticalRegressions = input.holdoutCases
-    .filter((c, i) => c.critical && input.winnerHoldoutScores[i] < input.seedHoldoutScores[i])
-    .map((c) => c.id);
+  const criticalRegressions = input.holdoutCases.filter((c, i) => c.critical && input.winnerHoldoutScores[i] < input.seedHoldoutScores[i]).map((c) => c.id);
   return { caseCount: n, seedMean, winnerMean, delta: winnerMean - seedMean, criticalRegressions };
 }
 

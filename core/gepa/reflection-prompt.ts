@@ -119,9 +119,7 @@ export function buildReflectionRecords(input: Pick<ReflectionPromptInput, 'recor
     record.trace = optional(e.trace);
     // Keep a stable key order for the parser and for readable prompts.
     return Object.fromEntries(
-      (['caseId', 'input', 'expected', 'output', 'score', 'feedback', 'trace'] as const)
-        .filter((k) => record[k] !== undefined)
-        .map((k) => [k, record[k]]),
+      (['caseId', 'input', 'expected', 'output', 'score', 'feedback', 'trace'] as const).filter((k) => record[k] !== undefined).map((k) => [k, record[k]]),
     ) as unknown as ReflectionRecord;
   });
 }

@@ -218,7 +218,11 @@ export function recordMinibatch(state: GepaSearchState, plan: IterationPlan, eva
   return { state: chargeMetricCalls(state, scores.length), run: { caseIds: plan.caseIds, seed: plan.pairedSeed, scores } };
 }
 
-function logEntry(state: GepaSearchState, plan: IterationPlan, fields: Omit<IterationLogEntry, 'iteration' | 'parentId' | 'component' | 'pairedSeed' | 'metricCallsAfter'>): IterationLogEntry {
+function logEntry(
+  state: GepaSearchState,
+  plan: IterationPlan,
+  fields: Omit<IterationLogEntry, 'iteration' | 'parentId' | 'component' | 'pairedSeed' | 'metricCallsAfter'>,
+): IterationLogEntry {
   return {
     iteration: plan.iteration,
     parentId: plan.parentId,

@@ -10,6 +10,7 @@ export function submissionParentProblem(input: { skillId: string; scopeKey: stri
   const { skillId, scopeKey, parentRevisionId, active } = input;
   if (active === undefined || active.deleted) return `skill ${skillId} has no active revision in ${scopeKey}: a submission only updates an existing skill`;
   if (!active.managed) return `skill ${skillId} is not in the managed area: automated updates are not allowed`;
-  if (active.revisionId !== parentRevisionId) return `stale parent: the active revision of skill ${skillId} is ${active.revisionId}, not ${parentRevisionId}; start the experiment from the active revision`;
+  if (active.revisionId !== parentRevisionId)
+    return `stale parent: the active revision of skill ${skillId} is ${active.revisionId}, not ${parentRevisionId}; start the experiment from the active revision`;
   return undefined;
 }

@@ -36,7 +36,11 @@ export function planRevisions(input: PlanInput): RevisionPlan {
   const drafts: Omit<RevisionDraft, 'revisionId' | 'jobId' | 'scope' | 'scopeKey'>[] = [];
 
   for (const spec of decision.creates) {
-    drafts.push({ candidate: { action: 'create', source: 'reviewer', spec, targetName: spec.name }, skillId: skillIdForName(spec.name), reason: 'new skill proposed by the reviewer' });
+    drafts.push({
+      candidate: { action: 'create', source: 'reviewer', spec, targetName: spec.name },
+      skillId: skillIdForName(spec.name),
+      reason: 'new skill proposed by the reviewer',
+    });
   }
   for (const update of decision.updates) {
     const target = findExistingSkill(update.name, input.existingSkills);
@@ -51,7 +55,12 @@ export function planRevisions(input: PlanInput): RevisionPlan {
   for (const name of decision.deletions) {
     const target = findExistingSkill(name, input.existingSkills);
     if (!target) continue;
-    drafts.push({ candidate: { action: 'delete', source: 'reviewer', targetName: target.name }, skillId: target.skillId, parentId: target.revisionId, reason: 'deletion proposed by the reviewer' });
+    drafts.push({
+      candidate: { action: 'delete', source: 'reviewer', targetName: target.name },
+      skillId: target.skillId,
+      parentId: target.revisionId,
+      reason: 'deletion proposed by the reviewer',
+    });
   }
 
   const revisions = drafts.map((d, ordinal) =>

@@ -57,7 +57,10 @@ export interface ReconcileResult {
 
 /** Lowercase, trimmed, whitespace runs collapsed; other punctuation kept (the superset rule reads it). */
 export function normalizeSkillName(name: string): string {
-  return name.trim().toLowerCase().replace(/[ \t\n\r]+/g, ' ');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[ \t\n\r]+/g, ' ');
 }
 
 /** The existing skill a decision entry names: same normalized name, exact spelling first, then managed ones. */
@@ -192,7 +195,12 @@ function dedupCreates(state: State): void {
     const shape = shapeKey(spec);
     const firstByShape = shape === '' ? undefined : byShape.get(shape);
     if (firstByShape !== undefined) {
-      state.events.push({ kind: 'drop_intra_batch_duplicate', list: 'creates', original: spec.name, reason: `when_to_use+steps shape matches earlier candidate "${firstByShape}"` });
+      state.events.push({
+        kind: 'drop_intra_batch_duplicate',
+        list: 'creates',
+        original: spec.name,
+        reason: `when_to_use+steps shape matches earlier candidate "${firstByShape}"`,
+      });
       return false;
     }
     byName.set(name, spec.name);
@@ -352,7 +360,10 @@ export function findQuantifiedSiblingParent(candidateName: string, existing: rea
 
 /** Alphanumeric words of a name, with every explicit count ("3 cities") read as "multi". */
 function genericSlug(norm: string): string[] {
-  return norm.replace(new RegExp(EXPLICIT_COUNT.source, 'g'), 'multi ').split(/[^a-z0-9]+/).filter(Boolean);
+  return norm
+    .replace(new RegExp(EXPLICIT_COUNT.source, 'g'), 'multi ')
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 }
 
 /**
@@ -388,9 +399,11 @@ const quantifiedSiblingRule: RewriteRule = {
 // Rule 4: word overlap
 
 const STOP_WORDS = new Set(
-  ('the and for with from that this are was were been being have has had does did will would could should may might shall ' +
+  (
+    'the and for with from that this are was were been being have has had does did will would could should may might shall ' +
     'can not but yet also then than when where how what which who whom its each every all any few more most other some such ' +
-    'into over under between through about using multi multiple').split(' '),
+    'into over under between through about using multi multiple'
+  ).split(' '),
 );
 
 /** Lowercased name words of 3+ bytes that are not stop words (`-`, `_`, `.` separate words). */
@@ -453,7 +466,13 @@ function isolateWrites(state: State, existing: readonly ExistingSkill[]): void {
   state.updates = state.updates.filter((upd) => {
     const target = findExistingSkill(upd.name, existing);
     if (target && !target.managed) {
-      state.events.push({ kind: 'drop_unmanaged_target', list: 'updates', original: upd.name, target: target.name, reason: `cannot update "${target.name}": it is outside the managed area` });
+      state.events.push({
+        kind: 'drop_unmanaged_target',
+        list: 'updates',
+        original: upd.name,
+        target: target.name,
+        reason: `cannot update "${target.name}": it is outside the managed area`,
+      });
       return false;
     }
     return true;
@@ -463,7 +482,13 @@ function isolateWrites(state: State, existing: readonly ExistingSkill[]): void {
     const id = skillIdForName(spec.name);
     const target = existing.find((e) => !e.managed && (e.skillId === id || skillIdForName(e.name) === id));
     if (!target) return true;
-    state.events.push({ kind: 'drop_unmanaged_target', list: 'creates', original: spec.name, target: target.name, reason: `cannot create "${spec.name}": it would replace "${target.name}", which is outside the managed area` });
+    state.events.push({
+      kind: 'drop_unmanaged_target',
+      list: 'creates',
+      original: spec.name,
+      target: target.name,
+      reason: `cannot create "${spec.name}": it would replace "${target.name}", which is outside the managed area`,
+    });
     return false;
   });
 }

@@ -7,7 +7,9 @@
 export const DEFAULT_RELEVANT_SKILLS = 20;
 
 const STOP_WORDS = new Set(
-  'the and for with that this from are was were you your have has had not but can will use uses used when then than into onto over under about what which who how why all any each its our their them they there here also only just more most some such very'.split(' '),
+  'the and for with that this from are was were you your have has had not but can will use uses used when then than into onto over under about what which who how why all any each its our their them they there here also only just more most some such very'.split(
+    ' ',
+  ),
 );
 
 export function words(text: string): Set<string> {

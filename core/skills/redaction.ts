@@ -13,8 +13,24 @@ export const REDACTED = '[REDACTED]';
 
 /** Words that make a key name sensitive (`DB_PASSWORD`, `apiKey`, `x-auth-token`, `"secret"`). */
 const SENSITIVE_WORDS = new Set([
-  'password', 'passwd', 'pwd', 'passphrase', 'secret', 'secrets', 'token', 'apikey', 'accesskey', 'secretkey',
-  'privatekey', 'credential', 'credentials', 'auth', 'authorization', 'cookie', 'sessionid', 'signature',
+  'password',
+  'passwd',
+  'pwd',
+  'passphrase',
+  'secret',
+  'secrets',
+  'token',
+  'apikey',
+  'accesskey',
+  'secretkey',
+  'privatekey',
+  'credential',
+  'credentials',
+  'auth',
+  'authorization',
+  'cookie',
+  'sessionid',
+  'signature',
 ]);
 /** Two-word names that are sensitive only together (`api_key`, but not `key` or `api`). */
 const SENSITIVE_PAIRS = new Set(['api key', 'access key', 'secret key', 'private key', 'client secret', 'session id']);

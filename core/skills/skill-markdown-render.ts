@@ -60,8 +60,5 @@ function escapeTextLine(line: string): string {
 
 /** A YAML double-quoted scalar; JSON escaping plus every non-printable YAML character as \uXXXX. */
 export function yamlDoubleQuoted(value: string): string {
-  return JSON.stringify(value).replace(
-    /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return JSON.stringify(value).replace(/[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -14,7 +14,8 @@ export function checkSegment(problems: Problems, path: string, v: unknown): void
   stringField(problems, `${path}.user`, segment.user, { maxLength: 512 });
   oneOfField(problems, `${path}.scopeMode`, segment.scopeMode, SCOPE_MODES);
   const key = stringField(problems, `${path}.scopeKey`, segment.scopeKey);
-  if (key !== undefined && !isScopeKey(key)) problems.push(`${path}.scopeKey: expected a scope key (global, apps/{app}, users/{app}/{user}), got ${JSON.stringify(key.slice(0, 100))}`);
+  if (key !== undefined && !isScopeKey(key))
+    problems.push(`${path}.scopeKey: expected a scope key (global, apps/{app}, users/{app}/{user}), got ${JSON.stringify(key.slice(0, 100))}`);
   numberField(problems, `${path}.eventCount`, segment.eventCount, { integer: true, min: 0 });
   const ref = objectField(problems, `${path}.payloadRef`, segment.payloadRef);
   if (ref) {

@@ -23,11 +23,7 @@ const JsonSchemaFormatSchema = z.object({
     .loose(),
 });
 
-const ResponseFormatSchema = z.union([
-  z.object({ type: z.literal('text') }),
-  z.object({ type: z.literal('json_object') }),
-  JsonSchemaFormatSchema,
-]);
+const ResponseFormatSchema = z.union([z.object({ type: z.literal('text') }), z.object({ type: z.literal('json_object') }), JsonSchemaFormatSchema]);
 
 /** The subset of a Chat Completions request this stand-in understands; unknown fields are ignored. */
 export const ChatRequestSchema = z

@@ -63,8 +63,7 @@ export function reflect(userPrompt: string): ReflectionResult {
 
   const phrases = missingPhrases(records.map((r) => r.feedback));
   const current = skill[component];
-  const mentioned = (phrase: string) =>
-    (Array.isArray(current) ? current : [current]).some((t) => t.toLowerCase().includes(phrase.toLowerCase()));
+  const mentioned = (phrase: string) => (Array.isArray(current) ? current : [current]).some((t) => t.toLowerCase().includes(phrase.toLowerCase()));
   const fresh = phrases.filter((p) => !mentioned(p));
 
   let newValue: string | string[];
@@ -81,7 +80,11 @@ export function reflect(userPrompt: string): ReflectionResult {
 function componentToRewrite(sections: ReturnType<typeof parseSections>): Component {
   const section = findSection(sections, 'Component to rewrite');
   if (!section) throw contractViolation('the prompt has no "## Component to rewrite" section');
-  const word = (section.text || section.fenced || '').trim().replace(/^`+|`+$/g, '').trim().toLowerCase();
+  const word = (section.text || section.fenced || '')
+    .trim()
+    .replace(/^`+|`+$/g, '')
+    .trim()
+    .toLowerCase();
   const component = COMPONENTS.find((c) => c === word);
   if (!component) throw contractViolation(`"## Component to rewrite" must be one of ${COMPONENTS.join(' | ')}, got "${word}"`);
   return component;

@@ -64,9 +64,7 @@ export interface ReviewResult {
   sessionKey: string;
 }
 
-const ContentSchema = z
-  .union([z.string(), z.array(z.object({ text: z.string().optional() }).loose()), z.null()])
-  .optional();
+const ContentSchema = z.union([z.string(), z.array(z.object({ text: z.string().optional() }).loose()), z.null()]).optional();
 
 const ToolCallSchema = z
   .object({
@@ -129,9 +127,7 @@ export function review(userPrompt: string): ReviewResult {
   if (/\[\[skip\]\]/i.test(markerText)) {
     return { sessionKey, decision: emptyDecision('skip requested by [[skip]] marker') };
   }
-  const deletions = uniqueInOrder(
-    [...markerText.matchAll(/\[\[delete:([^\]\n]+)\]\]/gi)].map((m) => m[1].trim()).filter((n) => n.length > 0),
-  );
+  const deletions = uniqueInOrder([...markerText.matchAll(/\[\[delete:([^\]\n]+)\]\]/gi)].map((m) => m[1].trim()).filter((n) => n.length > 0));
 
   const calls = collectToolCalls(transcript);
   if (calls.length < 2) {
@@ -159,7 +155,12 @@ export function review(userPrompt: string): ReviewResult {
 function refineExisting(existing: Record<string, unknown>, derived: SkillSpec): SkillSpec {
   const body = typeof existing.body_excerpt === 'string' ? existing.body_excerpt : '';
   const section = (title: string) => new RegExp(`## ${title}\\n\\n([\\s\\S]*?)(?:\\n## |$)`).exec(body)?.[1]?.trim() ?? '';
-  const items = (text: string, bullet: RegExp) => text.split('\n').map((l) => l.trim()).filter((l) => bullet.test(l)).map((l) => l.replace(bullet, '').trim());
+  const items = (text: string, bullet: RegExp) =>
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => bullet.test(l))
+      .map((l) => l.replace(bullet, '').trim());
   const oldSteps = items(section('Steps'), /^\d+\.\s+/);
   const oldPitfalls = items(section('Pitfalls'), /^-\s+/);
   const whenToUse = section('When to use');
@@ -179,12 +180,7 @@ function mergeByTool(oldSteps: string[], newSteps: string[]): string[] {
   return uniqueInOrder([...merged, ...newSteps]);
 }
 
-function deriveSpec(
-  transcript: TranscriptEntry[],
-  calls: ToolCallEvent[],
-  markerText: string,
-  outcome: z.infer<typeof OutcomeSchema> | undefined,
-): SkillSpec {
+function deriveSpec(transcript: TranscriptEntry[], calls: ToolCallEvent[], markerText: string, outcome: z.infer<typeof OutcomeSchema> | undefined): SkillSpec {
   const toolNames = uniqueInOrder(calls.map((c) => c.name));
   const hint = /\[\[skill:([^\]\n]+)\]\]/i.exec(markerText)?.[1]?.trim();
   const name = bound(hint && hint.length > 0 ? hint : nameFromTools(toolNames), 200);
@@ -196,11 +192,7 @@ function deriveSpec(
     description: request ? `Handle requests like "${request}" using ${toolList}.` : `Multi-step procedure using ${toolList}.`,
     when_to_use: request ? `When a user asks for something like "${request}".` : `When a task needs ${toolList} in sequence.`,
     steps: uniqueInOrder(calls.map(stepFor), (s) => s.key).map((s) => s.text),
-    pitfalls: uniqueInOrder([
-      ...retryPitfalls(transcript, calls),
-      ...correctionPitfalls(transcript),
-      ...outcomePitfalls(outcome),
-    ]),
+    pitfalls: uniqueInOrder([...retryPitfalls(transcript, calls), ...correctionPitfalls(transcript), ...outcomePitfalls(outcome)]),
   };
 }
 

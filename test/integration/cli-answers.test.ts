@@ -22,7 +22,13 @@ afterAll(async () => {
 const REPO = join(__dirname, '..', '..');
 
 function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env, TEMPORAL_ADDRESS: h.config.temporal.address, S3_ENDPOINT: h.config.s3.endpoint, EVOLUTION_TASK_QUEUE: h.main.taskQueue, EVOLUTION_EVALUATOR_TASK_QUEUE: h.evaluatorQueue };
+  const env = {
+    ...process.env,
+    TEMPORAL_ADDRESS: h.config.temporal.address,
+    S3_ENDPOINT: h.config.s3.endpoint,
+    EVOLUTION_TASK_QUEUE: h.main.taskQueue,
+    EVOLUTION_EVALUATOR_TASK_QUEUE: h.evaluatorQueue,
+  };
   return new Promise((resolve) => {
     execFile(process.execPath, [join(REPO, 'bin', 'evolution.js'), ...args], { cwd: REPO, env, timeout: 180_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
@@ -39,7 +45,8 @@ function file(name: string, value: unknown): string {
 describe('CLI answers for scripts', () => {
   it('skill NAME --json carries the spec fields, for an imported skill and a managed one', async () => {
     const app = uniqueName('spec');
-    const markdown = '---\nname: deploy-checklist\ndescription: Steps before a deploy\n---\n\n## When to use\n\nBefore any production deploy.\n\n## Steps\n\n1. Run the tests.\n2. Tag the release.\n\n## Pitfalls\n\n- Forgetting the changelog.\n';
+    const markdown =
+      '---\nname: deploy-checklist\ndescription: Steps before a deploy\n---\n\n## When to use\n\nBefore any production deploy.\n\n## Steps\n\n1. Run the tests.\n2. Tag the release.\n\n## Pitfalls\n\n- Forgetting the changelog.\n';
     expect((await cli('import-skill', file('SKILL.md', markdown), '--app', app)).code).toBe(0);
     const imported = await cli('skill', 'deploy-checklist', '--app', app, '--json');
     expect(imported.code).toBe(0);
@@ -56,12 +63,25 @@ describe('CLI answers for scripts', () => {
   it('optimize --wait exits non-zero when the submission is stale; experiment --records prints the log, evaluations and reflections', async () => {
     const skill = await seedManagedSkill(h.store);
     const experimentId = uniqueName('stale-cli');
-    const request = weatherRequest(h.evaluatorQueue, weatherDataset(), { experimentId, scope: skill.scope, skillId: skill.skillId, parentRevisionId: skill.revisionId, submit: true, options: { maxIterations: 4 } });
+    const request = weatherRequest(h.evaluatorQueue, weatherDataset(), {
+      experimentId,
+      scope: skill.scope,
+      skillId: skill.skillId,
+      parentRevisionId: skill.revisionId,
+      submit: true,
+      options: { maxIterations: 4 },
+    });
     const running = cli('optimize', '--request', file('stale.json', request), '--wait', '--json');
     // Once the experiment runs, someone publishes another revision: its parent is stale at submission.
     const handle = h.main.client.workflow.getHandle(`experiment/${experimentId}`);
     for (let i = 0; ; i++) {
-      if (await handle.describe().then(() => true, () => false)) break;
+      if (
+        await handle.describe().then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
       if (i > 600) throw new Error('the experiment never started');
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -80,7 +100,10 @@ describe('CLI answers for scripts', () => {
     expect(records.stdout).toMatch(/^reflections \([1-9]\d*\):\n {2}#\d+ \w+ from e-/m);
 
     const json = await cli('experiment', experimentId, '--records', '--json');
-    const view = JSON.parse(json.stdout) as { report: ExperimentReport; records: { log: { iteration: number }[]; evaluations: { evaluations: unknown[] }[]; reflections: { iteration: number }[] } };
+    const view = JSON.parse(json.stdout) as {
+      report: ExperimentReport;
+      records: { log: { iteration: number }[]; evaluations: { evaluations: unknown[] }[]; reflections: { iteration: number }[] };
+    };
     expect(view.report.experimentId).toBe(experimentId);
     expect(view.records.log.map((l) => l.iteration)).toEqual(Array.from({ length: report.iterations }, (_, i) => i));
     expect(view.records.evaluations.every((b) => b.evaluations.length > 0)).toBe(true);

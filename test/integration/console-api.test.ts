@@ -50,7 +50,11 @@ function jwt(claims: Record<string, unknown>, opts: { key?: CryptoKey; issuer?: 
 
 /** Cookies from Set-Cookie headers, as a Cookie header value. */
 function cookiesOf(res: Response): string {
-  return res.headers.getSetCookie().map((c) => c.split(';')[0]).filter((c) => !c.endsWith('=')).join('; ');
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .filter((c) => !c.endsWith('='))
+    .join('; ');
 }
 
 beforeAll(async () => {
@@ -89,7 +93,7 @@ describe('console JSON API (real worker, S3 and HTTP)', () => {
     expect((await api('/api/pending', users.maria.token.slice(0, -1))).status).toBe(401);
   });
 
-  it('lists pending revisions in the user\'s scopes, oldest first, in the documented shape; other scopes see nothing', async () => {
+  it("lists pending revisions in the user's scopes, oldest first, in the documented shape; other scopes see nothing", async () => {
     const first = await holdRevision(fx.w, fx.store, scope, spec(uniqueName('first')));
     const second = await holdRevision(fx.w, fx.store, scope, spec(uniqueName('second')));
     const res = await api('/api/pending', users.maria.token);
@@ -101,10 +105,12 @@ describe('console JSON API (real worker, S3 and HTTP)', () => {
     expect(mine[0]).toMatchObject({ scopeKey: `apps/${app}`, skillId: first.skillId, action: 'create', source: 'reviewer' });
     // A wildcard pattern (apps/console-api-*) sees it too; olga's scopes do not.
     expect(((await (await api('/api/pending', users.vic.token)).json()) as { revisions: { revisionId: string }[] }).revisions.map((r) => r.revisionId)).toContain(first.revisionId);
-    expect(((await (await api('/api/pending', users.olga.token)).json()) as { revisions: { revisionId: string }[] }).revisions.map((r) => r.revisionId)).not.toContain(first.revisionId);
+    expect(((await (await api('/api/pending', users.olga.token)).json()) as { revisions: { revisionId: string }[] }).revisions.map((r) => r.revisionId)).not.toContain(
+      first.revisionId,
+    );
   });
 
-  it('a users/{app}/* pattern sees that app\'s user scopes and not the app scope', async () => {
+  it("a users/{app}/* pattern sees that app's user scopes and not the app scope", async () => {
     const userScoped = await holdRevision(fx.w, fx.store, { mode: 'user', app, user: 'ana' }, spec(uniqueName('user-scoped')));
     const appScoped = await holdRevision(fx.w, fx.store, scope, spec(uniqueName('app-scoped')));
     const seen = ((await (await api('/api/pending', users.uma.token)).json()) as { revisions: { revisionId: string; scopeKey: string }[] }).revisions;
@@ -115,7 +121,7 @@ describe('console JSON API (real worker, S3 and HTTP)', () => {
     expect((await api(`/api/revisions/${appScoped.revisionId}`, users.uma.token)).status).toBe(404);
   });
 
-  it('a decision: 404 outside the scopes, 403 for a viewer, 200 with the answer under the token\'s name, 409 the second time', async () => {
+  it("a decision: 404 outside the scopes, 403 for a viewer, 200 with the answer under the token's name, 409 the second time", async () => {
     const held = await holdRevision(fx.w, fx.store, scope, spec(uniqueName('decide')));
     expect((await api(`/api/revisions/${held.revisionId}`, users.olga.token)).status).toBe(404);
     expect((await decide(held.revisionId, users.olga.token, { decision: 'approve' })).status).toBe(404);
@@ -143,7 +149,7 @@ describe('console JSON API (real worker, S3 and HTTP)', () => {
     expect(((await again.json()) as { message: string }).message).toMatch(/by maria/);
   });
 
-  it('accepts an OIDC token signed by the issuer\'s key (JWKS) and rejects a foreign key, another issuer or an expired token', async () => {
+  it("accepts an OIDC token signed by the issuer's key (JWKS) and rejects a foreign key, another issuer or an expired token", async () => {
     const held = await holdRevision(fx.w, fx.store, scope, spec(uniqueName('oidc')));
     const good = await jwt({ sub: 'u-123', preferred_username: 'ana@idp', evolution_role: 'approver', evolution_scopes: `apps/${app} global` });
     expect((await api('/api/me', good)).status).toBe(200);
@@ -169,10 +175,20 @@ describe('console JSON API (real worker, S3 and HTTP)', () => {
     const loginCookies = cookiesOf(form);
     const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1];
 
-    const noCsrf = await fetch(`${web.url}/login`, { method: 'POST', redirect: 'manual', headers: { cookie: loginCookies }, body: new URLSearchParams({ token: users.maria.token }) });
+    const noCsrf = await fetch(`${web.url}/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: loginCookies },
+      body: new URLSearchParams({ token: users.maria.token }),
+    });
     expect(noCsrf.status).toBe(403);
 
-    const signedIn = await fetch(`${web.url}/login`, { method: 'POST', redirect: 'manual', headers: { cookie: loginCookies }, body: new URLSearchParams({ token: users.maria.token, _csrf: csrf, next: '//evil.example.test/' }) });
+    const signedIn = await fetch(`${web.url}/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: loginCookies },
+      body: new URLSearchParams({ token: users.maria.token, _csrf: csrf, next: '//evil.example.test/' }),
+    });
     expect(signedIn.status).toBe(303);
     expect(signedIn.headers.get('location')).toBe('/'); // never off-site
     const sessionCookie = signedIn.headers.getSetCookie().find((c) => c.startsWith('evolution_session='))!;
@@ -183,16 +199,35 @@ describe('console JSON API (real worker, S3 and HTTP)', () => {
     const page = await fetch(`${web.url}/revisions/${held.revisionId}`, { headers: { cookie } });
     expect(page.status).toBe(200);
     const pageCsrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1];
-    const forged = await fetch(`${web.url}/revisions/${held.revisionId}/decision`, { method: 'POST', redirect: 'manual', headers: { cookie }, body: new URLSearchParams({ decision: 'approve' }) });
+    const forged = await fetch(`${web.url}/revisions/${held.revisionId}/decision`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie },
+      body: new URLSearchParams({ decision: 'approve' }),
+    });
     expect(forged.status).toBe(403);
-    const wrong = await fetch(`${web.url}/revisions/${held.revisionId}/decision`, { method: 'POST', redirect: 'manual', headers: { cookie }, body: new URLSearchParams({ decision: 'approve', _csrf: `${pageCsrf}x` }) });
+    const wrong = await fetch(`${web.url}/revisions/${held.revisionId}/decision`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie },
+      body: new URLSearchParams({ decision: 'approve', _csrf: `${pageCsrf}x` }),
+    });
     expect(wrong.status).toBe(403);
     expect((await fx.store.findRevision(held.revisionId))!.status).toBe('pending_approval');
     // A session cookie alone does not authorize an API write (that needs the bearer token).
-    const cookieWrite = await fetch(`${web.url}/api/revisions/${held.revisionId}/decision`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{"decision":"approve"}' });
+    const cookieWrite = await fetch(`${web.url}/api/revisions/${held.revisionId}/decision`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: '{"decision":"approve"}',
+    });
     expect(cookieWrite.status).toBe(401);
 
-    const real = await fetch(`${web.url}/revisions/${held.revisionId}/decision`, { method: 'POST', redirect: 'manual', headers: { cookie }, body: new URLSearchParams({ decision: 'approve', _csrf: pageCsrf }) });
+    const real = await fetch(`${web.url}/revisions/${held.revisionId}/decision`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie },
+      body: new URLSearchParams({ decision: 'approve', _csrf: pageCsrf }),
+    });
     expect(real.status).toBe(303);
     expect((await fx.store.findRevision(held.revisionId))!.status).toBe('active');
   });

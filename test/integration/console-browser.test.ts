@@ -59,7 +59,10 @@ function postForm(page: Page, path: string, fields: Record<string, string>): Pro
 beforeAll(async () => {
   h = await startGepaHarness();
   skill = await seedManagedSkill(h.store);
-  report = await runExperiment(h.deps, weatherRequest(h.evaluatorQueue, weatherDataset(), { scope: skill.scope, skillId: skill.skillId, parentRevisionId: 'active', submit: true }));
+  report = await runExperiment(
+    h.deps,
+    weatherRequest(h.evaluatorQueue, weatherDataset(), { scope: skill.scope, skillId: skill.skillId, parentRevisionId: 'active', submit: true }),
+  );
   submitted = report.submission.revisionId!;
   ({ users } = (() => {
     const written = writeUsersFile([

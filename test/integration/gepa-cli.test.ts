@@ -61,7 +61,11 @@ describe('evolution CLI: dataset, optimize, experiment', () => {
     expect(shown.stdout).toContain('submission: not_requested');
 
     const small = weatherDataset({ holdout: 4 });
-    const refused = await cli('optimize', '--request', file('small.json', { ...request, datasetRef: undefined, dataset: small, submit: true, skillId: 'weather-report', parentRevisionId: 'active' }));
+    const refused = await cli(
+      'optimize',
+      '--request',
+      file('small.json', { ...request, datasetRef: undefined, dataset: small, submit: true, skillId: 'weather-report', parentRevisionId: 'active' }),
+    );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('submit requires at least 10 holdout cases, got 4');
 

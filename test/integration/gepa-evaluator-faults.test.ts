@@ -62,7 +62,9 @@ function jsonAsWritten(text: string): RawValue {
 
 describe('evaluator output (item 4)', () => {
   it('a bare NaN score (Python json.dumps) fails that batch without retry, naming the case', async () => {
-    const queue = await evaluatorQueue(async ({ cases }) => jsonAsWritten(`[${cases.map((c, i) => `{"caseId":${JSON.stringify(c.id)},"score":${i === 0 ? 'NaN' : '0.5'}}`).join(',')}]`));
+    const queue = await evaluatorQueue(async ({ cases }) =>
+      jsonAsWritten(`[${cases.map((c, i) => `{"caseId":${JSON.stringify(c.id)},"score":${i === 0 ? 'NaN' : '0.5'}}`).join(',')}]`),
+    );
     const dataset = weatherDataset();
     const report = await runExperiment(h.deps, weatherRequest(queue, dataset, { options: { evaluationChunkSize: 100 } }));
     expect(report.status).toBe('failed');
@@ -73,7 +75,9 @@ describe('evaluator output (item 4)', () => {
 
   it('Infinity in objectives fails the batch naming the case; null optional fields mean absent', async () => {
     const queue = await evaluatorQueue(async ({ cases }) =>
-      jsonAsWritten(`[${cases.map((c, i) => `{"caseId":${JSON.stringify(c.id)},"score":0.5,"output":null,"feedback":null,"trace":null,"objectives":${i === 1 ? '{"cost":Infinity}' : 'null'}}`).join(',')}]`),
+      jsonAsWritten(
+        `[${cases.map((c, i) => `{"caseId":${JSON.stringify(c.id)},"score":0.5,"output":null,"feedback":null,"trace":null,"objectives":${i === 1 ? '{"cost":Infinity}' : 'null'}}`).join(',')}]`,
+      ),
     );
     const dataset = weatherDataset();
     const report = await runExperiment(h.deps, weatherRequest(queue, dataset, { options: { evaluationChunkSize: 100 } }));
@@ -106,14 +110,22 @@ describe('fail early (item 6)', () => {
     const queue = await evaluatorQueue(async () => []);
     const stale = await seedManagedSkill(h.store);
     await publishNewRevision(h.store, stale);
-    const staleStart = startExperiment(h.deps, weatherRequest(queue, weatherDataset(), { scope: stale.scope, skillId: stale.skillId, parentRevisionId: stale.revisionId, submit: true }));
+    const staleStart = startExperiment(
+      h.deps,
+      weatherRequest(queue, weatherDataset(), { scope: stale.scope, skillId: stale.skillId, parentRevisionId: stale.revisionId, submit: true }),
+    );
     await expect(staleStart).rejects.toBeInstanceOf(StateError);
-    await expect(staleStart).rejects.toThrow(new RegExp(`experiment refused: stale parent: the active revision of skill ${stale.skillId} is rev-newer-.*, not ${stale.revisionId}`));
+    await expect(staleStart).rejects.toThrow(
+      new RegExp(`experiment refused: stale parent: the active revision of skill ${stale.skillId} is rev-newer-.*, not ${stale.revisionId}`),
+    );
 
     const unmanaged = await seedManagedSkill(h.store, { managed: false });
-    await expect(startExperiment(h.deps, weatherRequest(queue, weatherDataset(), { scope: unmanaged.scope, skillId: unmanaged.skillId, parentRevisionId: unmanaged.revisionId, submit: true }))).rejects.toThrow(
-      /experiment refused: skill .* is not in the managed area/,
-    );
+    await expect(
+      startExperiment(
+        h.deps,
+        weatherRequest(queue, weatherDataset(), { scope: unmanaged.scope, skillId: unmanaged.skillId, parentRevisionId: unmanaged.revisionId, submit: true }),
+      ),
+    ).rejects.toThrow(/experiment refused: skill .* is not in the managed area/);
     expect(callsOn(queue)).toEqual([]);
   });
 
@@ -127,9 +139,16 @@ describe('fail early (item 6)', () => {
       { skill: stale, parentRevisionId: stale.revisionId, expected: /stale parent: the active revision of skill .* is rev-newer-/ },
     ];
     for (const c of cases) {
-      const { request } = await resolveRequest(h.store, weatherRequest(queue, weatherDataset(), { scope: c.skill.scope, skillId: c.skill.skillId, parentRevisionId: c.parentRevisionId, submit: true }));
+      const { request } = await resolveRequest(
+        h.store,
+        weatherRequest(queue, weatherDataset(), { scope: c.skill.scope, skillId: c.skill.skillId, parentRevisionId: c.parentRevisionId, submit: true }),
+      );
       const experimentId = uniqueName('exp-refused');
-      const handle = await h.main.client.workflow.start(experimentWorkflow, { taskQueue: h.main.taskQueue, workflowId: experimentWorkflowId(experimentId), args: [{ request: { ...request, experimentId } }] });
+      const handle = await h.main.client.workflow.start(experimentWorkflow, {
+        taskQueue: h.main.taskQueue,
+        workflowId: experimentWorkflowId(experimentId),
+        args: [{ request: { ...request, experimentId } }],
+      });
       const err = await handle.result().then(
         () => undefined,
         (e: unknown) => e,

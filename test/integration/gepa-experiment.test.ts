@@ -76,7 +76,12 @@ describe('GEPA experiment workflow (real dev server, S3, model server, example e
       expect(e.evaluations.map((x) => x.caseId)).toEqual(e.caseIds);
       for (const x of e.evaluations) for (const t of [x.output, x.feedback, x.trace]) expect(utf8ByteLength(t ?? '')).toBeLessThanOrEqual(STORED_TEXT_MAX_BYTES);
     }
-    expect(records.evaluations.filter((e) => e.split === 'holdout').map((e) => e.phase).sort()).toEqual(['holdout-seed', 'holdout-winner']);
+    expect(
+      records.evaluations
+        .filter((e) => e.split === 'holdout')
+        .map((e) => e.phase)
+        .sort(),
+    ).toEqual(['holdout-seed', 'holdout-winner']);
 
     // The approver publishes it: the active revision was still the parent.
     const decided = await decideRevision({ client: h.main.client, store: h.store }, revisionId, { decision: 'approve', reviewer: 'gepa-test' });
@@ -94,7 +99,8 @@ describe('GEPA experiment workflow (real dev server, S3, model server, example e
     const [ra, rb] = await Promise.all([readExperimentRecords(h.store, a.experimentId), readExperimentRecords(h.store, b.experimentId)]);
     expect(ra.log).toEqual(rb.log);
     expect(ra.log).toHaveLength(5);
-    const batches = (r: typeof ra) => r.evaluations.map((e) => ({ id: e.recordId, candidate: e.candidateId, seed: e.seed, cases: e.caseIds, scores: e.evaluations.map((x) => x.score) }));
+    const batches = (r: typeof ra) =>
+      r.evaluations.map((e) => ({ id: e.recordId, candidate: e.candidateId, seed: e.seed, cases: e.caseIds, scores: e.evaluations.map((x) => x.score) }));
     expect(batches(ra)).toEqual(batches(rb));
     expect(new Set(ra.log.map((l) => l.pairedSeed)).size).toBe(5); // a fresh paired seed per iteration
   });
@@ -131,7 +137,10 @@ describe('GEPA experiment workflow (real dev server, S3, model server, example e
     // An application evaluator in which adding backoff breaks one critical holdout case.
     const queue = await h.addEvaluator({ evaluator: { scoreOverrides: [{ caseId: 'weather-holdout-004', score: 0, whenSpecMatches: 'backoff' }] } });
     const skill = await seedManagedSkill(h.store);
-    const report = await runExperiment(h.deps, weatherRequest(queue, weatherDataset({ criticalEvery: 4 }), { scope: skill.scope, skillId: skill.skillId, parentRevisionId: skill.revisionId, submit: true }));
+    const report = await runExperiment(
+      h.deps,
+      weatherRequest(queue, weatherDataset({ criticalEvery: 4 }), { scope: skill.scope, skillId: skill.skillId, parentRevisionId: skill.revisionId, submit: true }),
+    );
     expect(report.status).toBe('completed');
     expect(report.bestSpec!.steps.join(' ')).toMatch(/backoff/);
     expect(report.holdout!.delta).toBeGreaterThan(0.3);
@@ -144,7 +153,16 @@ describe('GEPA experiment workflow (real dev server, S3, model server, example e
 
   it('a stale parent is rejected at submission and the active skill stays as it is', async () => {
     const skill = await seedManagedSkill(h.store);
-    const started = await startExperiment(h.deps, weatherRequest(h.evaluatorQueue, weatherDataset(), { scope: skill.scope, skillId: skill.skillId, parentRevisionId: skill.revisionId, submit: true, options: { maxIterations: 4 } }));
+    const started = await startExperiment(
+      h.deps,
+      weatherRequest(h.evaluatorQueue, weatherDataset(), {
+        scope: skill.scope,
+        skillId: skill.skillId,
+        parentRevisionId: skill.revisionId,
+        submit: true,
+        options: { maxIterations: 4 },
+      }),
+    );
     // Someone publishes while the experiment searches (after its prepare step, which refuses a stale parent up front).
     await waitUntilSearching(started.experimentId);
     const newer = await publishNewRevision(h.store, skill);
@@ -200,7 +218,10 @@ describe('GEPA experiment workflow (real dev server, S3, model server, example e
   it('a failure after selection (holdout) returns the partial result with the error', async () => {
     const queue = await h.addEvaluator({ evaluator: { scoreOverrides: [{ caseId: 'weather-holdout-002', score: -0.5 }] } });
     const skill = await seedManagedSkill(h.store);
-    const report = await runExperiment(h.deps, weatherRequest(queue, weatherDataset(), { scope: skill.scope, skillId: skill.skillId, parentRevisionId: skill.revisionId, submit: true, options: { maxIterations: 3 } }));
+    const report = await runExperiment(
+      h.deps,
+      weatherRequest(queue, weatherDataset(), { scope: skill.scope, skillId: skill.skillId, parentRevisionId: skill.revisionId, submit: true, options: { maxIterations: 3 } }),
+    );
     expect(report.status).toBe('completed');
     expect(report.stopReason).toBe('max_iterations');
     expect(report.bestCandidateId).toBeDefined();
@@ -215,7 +236,11 @@ describe('GEPA experiment workflow (real dev server, S3, model server, example e
   it('a reflector that keeps answering malformed JSON costs one iteration, recorded, and the search goes on', async () => {
     const name = uniqueName('weather-malformed');
     const control = h.config.llm.baseURL.replace(/\/v1\/?$/, '');
-    const res = await fetch(`${control}/_control/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'malformed', count: 3, match: name }) });
+    const res = await fetch(`${control}/_control/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ mode: 'malformed', count: 3, match: name }),
+    });
     expect(res.ok).toBe(true);
     const request: ExperimentRequestInput = { ...weatherRequest(h.evaluatorQueue, weatherDataset(), { options: { maxIterations: 3 } }), seed: { ...WEATHER_SEED_SKILL, name } };
     const report = await runExperiment(h.deps, request);

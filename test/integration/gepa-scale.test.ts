@@ -91,12 +91,26 @@ describe('GEPA at scale', () => {
     const workers: ChildProcess[] = [];
     try {
       // Each process evaluates one chunk at a time, so any overlap is between the two processes.
-      workers.push(...(await Promise.all(['a', 'b'].map((id, i) => startEvaluatorProcess(['--task-queue', queue, '--identity', `evaluator-${id}`, '--delay-ms', '400', '--max-concurrent', '1', '--windows-file', files[i]])))));
-      const report = await runExperiment(h.deps, weatherRequest(queue, weatherDataset({ validation: 20 }), { options: { maxIterations: 0, evaluationChunkSize: 5, evaluationConcurrency: 4 } }));
+      workers.push(
+        ...(await Promise.all(
+          ['a', 'b'].map((id, i) =>
+            startEvaluatorProcess(['--task-queue', queue, '--identity', `evaluator-${id}`, '--delay-ms', '400', '--max-concurrent', '1', '--windows-file', files[i]]),
+          ),
+        )),
+      );
+      const report = await runExperiment(
+        h.deps,
+        weatherRequest(queue, weatherDataset({ validation: 20 }), { options: { maxIterations: 0, evaluationChunkSize: 5, evaluationConcurrency: 4 } }),
+      );
       expect(report.status).toBe('completed');
       expect(report.metricCallsUsed).toBe(20 + 10);
 
-      const windows = files.flatMap((f) => readFileSync(f, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as EvaluationWindow));
+      const windows = files.flatMap((f) =>
+        readFileSync(f, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as EvaluationWindow),
+      );
       const a = windows.filter((w) => w.identity === 'evaluator-a');
       const b = windows.filter((w) => w.identity === 'evaluator-b');
       expect(a.length).toBeGreaterThan(0);

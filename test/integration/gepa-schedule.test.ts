@@ -35,12 +35,16 @@ describe('GEPA schedules and time limits', () => {
     const scheduleId = uniqueName('gepa-nightly');
 
     await expect(
-      createExperimentSchedule(h.deps, { scheduleId, request: { ...request, datasetRef: { id: dataset.id, version: dataset.version }, parentRevisionId: skill.revisionId }, every: '2s' }),
+      createExperimentSchedule(h.deps, {
+        scheduleId,
+        request: { ...request, datasetRef: { id: dataset.id, version: dataset.version }, parentRevisionId: skill.revisionId },
+        every: '2s',
+      }),
     ).rejects.toThrow(InputError); // a fixed parent would be stale after the first approval
 
     const created = await createExperimentSchedule(h.deps, { scheduleId, request: { ...request, datasetRef: { id: dataset.id, version: dataset.version } }, every: '2s' });
     expect(created.overlap).toBe('SKIP');
-    await eventually('the schedule in the list', async () => ((await listExperimentSchedules(h.main.client)).some((s) => s.scheduleId === scheduleId) || undefined));
+    await eventually('the schedule in the list', async () => (await listExperimentSchedules(h.main.client)).some((s) => s.scheduleId === scheduleId) || undefined);
     let report: ExperimentReport;
     try {
       const run = await eventually('the first scheduled run', async () => (await describeExperimentSchedule(h.main.client, scheduleId)).recentRuns[0]);
@@ -58,7 +62,11 @@ describe('GEPA schedules and time limits', () => {
     const { experiment } = await readExperimentRecords(h.store, report.experimentId);
     expect(experiment).toMatchObject({ parentRevisionId: skill.revisionId, request: { parentRevisionId: 'active' } });
     if (report.submission.revisionId) {
-      await decideRevision({ client: h.main.client, store: h.store }, report.submission.revisionId, { decision: 'reject', reviewer: 'gepa-test', comment: 'schedule test cleanup' });
+      await decideRevision({ client: h.main.client, store: h.store }, report.submission.revisionId, {
+        decision: 'reject',
+        reviewer: 'gepa-test',
+        comment: 'schedule test cleanup',
+      });
     }
   });
 
@@ -67,7 +75,10 @@ describe('GEPA schedules and time limits', () => {
     const skill = await seedManagedSkill(h.store);
     const before = await h.store.readActive(skill.scopeKey, skill.skillId);
     const started = Date.now();
-    const report = await runExperiment(h.deps, weatherRequest(queue, weatherDataset(), { scope: skill.scope, skillId: skill.skillId, parentRevisionId: skill.revisionId, submit: true, options: { timeLimitMs: 1500 } }));
+    const report = await runExperiment(
+      h.deps,
+      weatherRequest(queue, weatherDataset(), { scope: skill.scope, skillId: skill.skillId, parentRevisionId: skill.revisionId, submit: true, options: { timeLimitMs: 1500 } }),
+    );
     expect(Date.now() - started).toBeLessThan(45_000); // did not wait for the evaluator's 60 s (room for a loaded machine)
     expect(report.status).toBe('failed');
     expect(report.stopReason).toBe('time_limit');

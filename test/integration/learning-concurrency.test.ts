@@ -59,7 +59,10 @@ describe('20 concurrent approvals and rollbacks on one skill', () => {
       ops.map((op) =>
         op.kind === 'approve'
           ? decideRevision(deps, op.revisionId, { decision: 'approve', reviewer: op.reviewer }).then((r) => ({ restored: r.revisionId, finalStatus: r.finalStatus }))
-          : rollbackSkill(deps, { scopeKey, skillId: SKILL, targetRevisionId: op.targetRevisionId, reviewer: op.reviewer }).then((r) => ({ restored: r.restoredRevisionId, finalStatus: 'active' })),
+          : rollbackSkill(deps, { scopeKey, skillId: SKILL, targetRevisionId: op.targetRevisionId, reviewer: op.reviewer }).then((r) => ({
+              restored: r.restoredRevisionId,
+              finalStatus: 'active',
+            })),
       ),
     );
 
@@ -81,7 +84,8 @@ describe('20 concurrent approvals and rollbacks on one skill', () => {
     const pointer = (await fx.store.readActive(scopeKey, SKILL))!.pointer;
     const revisions = await fx.store.listRevisions(scopeKey, SKILL);
     const audit = await fx.store.listAudit(scopeKey, SKILL);
-    const state = () => revisions.map((r) => `${r.id} ${r.status} ${r.history.map((h) => `${h.from}→${h.to}@${h.at}`).join(', ')}`).join('\n') + `\npointer: ${JSON.stringify(pointer.recent)}`;
+    const state = () =>
+      revisions.map((r) => `${r.id} ${r.status} ${r.history.map((h) => `${h.from}→${h.to}@${h.at}`).join(', ')}`).join('\n') + `\npointer: ${JSON.stringify(pointer.recent)}`;
 
     // The pointer and the revision statuses agree: one active revision, the pointer's;
     // every other revision was published at some point and is now archived.

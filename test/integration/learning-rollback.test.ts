@@ -22,7 +22,12 @@ function thirdSegment(before: SessionEvent[]): SessionEvent[] {
   return [
     ...before,
     { role: 'user', content: `No, you should have added the humidity too. [[skill:${SKILL}]]`, timestamp: '2026-11-29T10:30:00Z' },
-    { role: 'assistant', content: null, tool_calls: [call('h1', 'get_humidity', { city: 'Paris' }), call('h2', 'format_report', { units: 'celsius', humidity: true })], timestamp: '2026-11-29T10:31:00Z' },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [call('h1', 'get_humidity', { city: 'Paris' }), call('h2', 'format_report', { units: 'celsius', humidity: true })],
+      timestamp: '2026-11-29T10:31:00Z',
+    },
     { role: 'tool', tool_call_id: 'h1', content: '{"humidity":81}', timestamp: '2026-11-29T10:32:00Z' },
     { role: 'tool', tool_call_id: 'h2', content: 'ok', timestamp: '2026-11-29T10:32:00Z' },
     { role: 'assistant', content: 'Paris 14°C/7°C rain, humidity 81%.', timestamp: '2026-11-29T10:33:00Z' },

@@ -22,7 +22,10 @@ const SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
 
 beforeAll(async () => {
   const base = await realServices();
-  const withGovernance = (shadowMode: boolean): EvolutionConfig => ({ ...base, governance: { ...base.governance, humanGate: 'create_only', approvalTimeoutMs: undefined, shadowMode } });
+  const withGovernance = (shadowMode: boolean): EvolutionConfig => ({
+    ...base,
+    governance: { ...base.governance, humanGate: 'create_only', approvalTimeoutMs: undefined, shadowMode },
+  });
   [shadow, enforcing] = await Promise.all([startMainWorker(withGovernance(true)), startMainWorker(withGovernance(false))]);
   store = createSkillStore(base.s3);
 });

@@ -107,11 +107,7 @@ describe('reviewer', () => {
     expect(decision.creates).toHaveLength(1);
     const skill = decision.creates[0];
     expect(skill.name).toBe('geocode-and-get-weather-and-format-report');
-    expect(skill.steps).toEqual([
-      'Call `geocode` with {city}.',
-      'Call `get_weather` with {lat, lon, units}.',
-      'Call `format_report` with {cities, units}.',
-    ]);
+    expect(skill.steps).toEqual(['Call `geocode` with {city}.', 'Call `get_weather` with {lat, lon, units}.', 'Call `format_report` with {cities, units}.']);
     expect(skill.description).toContain('Build a weather report for Paris and Oslo');
     expect(skill.pitfalls).toEqual([
       'If `get_weather` fails with "Error: upstream timeout after 5s", retry the call before giving up.',
@@ -154,7 +150,15 @@ describe('reviewer', () => {
   });
 
   it('skips short sessions, honours [[skip]], [[skill:NAME]] and [[delete:NAME]], and learns from a failed outcome', async () => {
-    const short = await review(reviewerPrompt({ sessionId: 's-short', transcript: [{ role: 'user', content: 'hi' }, { role: 'assistant', tool_calls: [call('ping', {})] }] }));
+    const short = await review(
+      reviewerPrompt({
+        sessionId: 's-short',
+        transcript: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', tool_calls: [call('ping', {})] },
+        ],
+      }),
+    );
     expect(short).toEqual({ skip_reason: 'no reusable multi-step procedure', creates: [], updates: [], deletions: [] });
 
     const skipped = await review(reviewerPrompt({ sessionId: 's-skip', transcript: [...WEATHER_TRANSCRIPT, { role: 'user', content: '[[skip]]' }] }));
@@ -174,7 +178,7 @@ describe('reviewer', () => {
     expect(hinted.creates[0].pitfalls).toContain('A previous run ended with fail: Oslo was missing from the report');
   });
 
-  it('reads OpenAI-shaped tool calls and works with the client\'s zod parse() helper', async () => {
+  it("reads OpenAI-shaped tool calls and works with the client's zod parse() helper", async () => {
     const transcript = [
       { role: 'user', content: 'Deploy the service' },
       { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'run_command', arguments: '{"command":"make build"}' } }] },
@@ -246,8 +250,7 @@ describe('reflector', () => {
 });
 
 describe('fault injection', () => {
-  const small = (sessionId: string, marker: string) =>
-    reviewerPrompt({ sessionId, transcript: [{ role: 'user', content: `weather ${marker}` }, ...WEATHER_TRANSCRIPT.slice(1)] });
+  const small = (sessionId: string, marker: string) => reviewerPrompt({ sessionId, transcript: [{ role: 'user', content: `weather ${marker}` }, ...WEATHER_TRANSCRIPT.slice(1)] });
 
   it('[[fault:malformed]] returns content that is not JSON', async () => {
     const content = await askReviewer(small('f-mal', '[[fault:malformed]]'));
@@ -306,7 +309,12 @@ describe('fault injection', () => {
       const c = new OpenAI({ baseURL: `${faulty.url}/v1`, apiKey: 'x', maxRetries: 0, timeout: 5_000 });
       const outcomes: string[] = [];
       for (let i = 0; i < 4; i++) {
-        outcomes.push(await askReviewer(small('run', ''), c).then(() => 'ok', (e: APIError) => String(e.status)));
+        outcomes.push(
+          await askReviewer(small('run', ''), c).then(
+            () => 'ok',
+            (e: APIError) => String(e.status),
+          ),
+        );
       }
       expect(outcomes).toEqual(['ok', '500', 'ok', '500']);
     } finally {

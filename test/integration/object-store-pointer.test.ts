@@ -23,7 +23,13 @@ const newScopeKey = () => scopeKeyOf({ mode: 'app', app: uniqueName('app') });
 
 function pointer(skillId: string, revisionId: string, steps: string[] = ['step'], name = skillId, seq = 1): LivePointer {
   return {
-    skillId, revisionId, deleted: false, managed: true, publishedAt: '2026-11-29T10:00:00Z', seq, recent: [],
+    skillId,
+    revisionId,
+    deleted: false,
+    managed: true,
+    publishedAt: '2026-11-29T10:00:00Z',
+    seq,
+    recent: [],
     spec: { name, description: `about ${name}`, when_to_use: 'w', steps, pitfalls: [] },
   };
 }
@@ -181,16 +187,15 @@ describe('scope index', () => {
     const p1 = (await store.readActive(sk, 'skill-1'))!;
     await Promise.all([
       store.writeActive(sk, 'skill-0', tombstonePointer({ skillId: 'skill-0', revisionId: 'del', publishedAt: '2026-11-29T12:00:00Z', seq: 2 }), p0.etag),
-      store.writeActive(sk, 'skill-1', pointer('skill-1', 'skill-1-r2', ['new'], 'Skill One', 2), p1.etag).then((w) => store.applyScopeIndexChanges(sk, [indexChangeFor(w.pointer)])),
+      store
+        .writeActive(sk, 'skill-1', pointer('skill-1', 'skill-1-r2', ['new'], 'Skill One', 2), p1.etag)
+        .then((w) => store.applyScopeIndexChanges(sk, [indexChangeFor(w.pointer)])),
       ...Array.from({ length: 8 }, () => store.reconcileScopeIndex(sk)),
     ]);
     await store.reconcileScopeIndex(sk);
     const changed = await store.readScopeIndex(sk, settled.etag);
     if (!changed || changed.notModified) throw new Error('expected a changed index');
-    expect(changed.index.skills.map((s) => `${s.skillId}@${s.revisionId}`)).toEqual([
-      'skill-1@skill-1-r2',
-      ...skills.slice(2).map((id) => `${id}@${id}-r1`),
-    ]);
+    expect(changed.index.skills.map((s) => `${s.skillId}@${s.revisionId}`)).toEqual(['skill-1@skill-1-r2', ...skills.slice(2).map((id) => `${id}@${id}-r1`)]);
     expect(changed.index.skills[0]!.name).toBe('Skill One');
     expect(changed.index.removed).toEqual([{ skillId: 'skill-0', seq: 2 }]);
   });

@@ -18,10 +18,21 @@ function newScope() {
 function revision(sk: string, scope: { mode: 'app'; app: string }, skillId: string, overrides: Partial<Revision> = {}): Revision {
   const at = '2026-11-29T10:00:00.000Z';
   return {
-    id: uniqueName('rev'), skillId, scopeKey: sk, scope, action: 'create', status: 'pending',
+    id: uniqueName('rev'),
+    skillId,
+    scopeKey: sk,
+    scope,
+    action: 'create',
+    status: 'pending',
     spec: { name: skillId, description: 'Plan a multi-city trip', when_to_use: 'travel', steps: ['look up'], pitfalls: [] },
-    source: 'reviewer', jobId: 'job-1', reason: '', gates: [], shadowBypassed: false,
-    createdAt: at, updatedAt: at, history: [],
+    source: 'reviewer',
+    jobId: 'job-1',
+    reason: '',
+    gates: [],
+    shadowBypassed: false,
+    createdAt: at,
+    updatedAt: at,
+    history: [],
     ...overrides,
   };
 }
@@ -130,12 +141,7 @@ describe('revision transitions', () => {
     expect(late.status).toBe('archived');
     // A rollback is a new decision (new time and reason), and archived → active is legal.
     const rolledBack = await store.transitionRevision(ref(rev), { to: 'active', reason: 'rollback', at: '2026-11-29T10:06:00Z' });
-    expect(rolledBack.history.map((h) => `${h.from}>${h.to}`)).toEqual([
-      'pending>pending_approval',
-      'pending_approval>active',
-      'active>archived',
-      'archived>active',
-    ]);
+    expect(rolledBack.history.map((h) => `${h.from}>${h.to}`)).toEqual(['pending>pending_approval', 'pending_approval>active', 'active>archived', 'archived>active']);
     // Content never changed.
     expect(rolledBack.spec).toEqual(rev.spec);
   });
@@ -154,9 +160,7 @@ describe('revision transitions', () => {
     const { scope, sk } = newScope();
     const rev = await store.createRevision(revision(sk, scope, 'weather'));
     // Ten workers race the same approval (a retried activity on many nodes).
-    const results = await Promise.all(
-      Array.from({ length: 10 }, () => store.transitionRevision(ref(rev), { to: 'active', reason: 'approved', at: '2026-11-29T10:01:00Z' })),
-    );
+    const results = await Promise.all(Array.from({ length: 10 }, () => store.transitionRevision(ref(rev), { to: 'active', reason: 'approved', at: '2026-11-29T10:01:00Z' })));
     for (const r of results) expect(r.status).toBe('active');
     const stored = await store.readRevision(sk, 'weather', rev.id);
     expect(stored?.history).toEqual([{ from: 'pending', to: 'active', at: '2026-11-29T10:01:00Z', reason: 'approved' }]);
@@ -164,9 +168,9 @@ describe('revision transitions', () => {
 
   it('a missing revision is NotFound', async () => {
     const { sk } = newScope();
-    await expect(
-      store.transitionRevision({ scopeKey: sk, skillId: 'x', revisionId: 'nope' }, { to: 'active', reason: 'x', at: '2026-11-29T10:00:00Z' }),
-    ).rejects.toBeInstanceOf(NotFoundError);
+    await expect(store.transitionRevision({ scopeKey: sk, skillId: 'x', revisionId: 'nope' }, { to: 'active', reason: 'x', at: '2026-11-29T10:00:00Z' })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
   });
 });
 

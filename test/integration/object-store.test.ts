@@ -132,9 +132,17 @@ describe('keys', () => {
     const run = uniqueName('run'); // revision ids are globally unique, across runs too
     for (const [i, id] of hostile.entries()) {
       await store.createRevision({
-        id: `${id}#${i}#${run}`, skillId: id || 'empty', scopeKey: sk, scope, action: 'create', status: 'pending',
+        id: `${id}#${i}#${run}`,
+        skillId: id || 'empty',
+        scopeKey: sk,
+        scope,
+        action: 'create',
+        status: 'pending',
         spec: { name: 'n', description: 'd', when_to_use: 'w', steps: ['s'] },
-        source: 'manual', jobId: 'job', createdAt: at, updatedAt: at,
+        source: 'manual',
+        jobId: 'job',
+        createdAt: at,
+        updatedAt: at,
       });
       await store.appendAudit({ id: id || 'e', at, action: 'write_revision', skillId: id || 'empty', scopeKey: sk });
       await store.writeCursor(sk, id, { lastEventCount: 1, updatedAt: at });

@@ -52,7 +52,11 @@ function payloadsIn(value: unknown, out: temporal.api.common.v1.IPayload[] = [])
 function withoutKey<T>(value: T, key: string): T {
   if (Array.isArray(value)) return value.map((v) => withoutKey(v, key)) as T;
   if (value && typeof value === 'object' && !(value instanceof Uint8Array)) {
-    return Object.fromEntries(Object.entries(value).filter(([k]) => k !== key).map(([k, v]) => [k, withoutKey(v, key)])) as T;
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => k !== key)
+        .map(([k, v]) => [k, withoutKey(v, key)]),
+    ) as T;
   }
   return value;
 }
@@ -63,7 +67,13 @@ describe('encrypted payloads', () => {
     const comment = `SECRET-COMMENT-${randomBytes(4).toString('hex')}`;
     const store = createSkillStore(config.s3);
     const deps = { client: w.client, store, config };
-    const started = await startLearningJob(deps, { app, user: 'u1', sessionId: 's1', events: exampleSession('weather-report'), outcome: { status: 'success', score: 0.9, notes: `notes ${comment}` } });
+    const started = await startLearningJob(deps, {
+      app,
+      user: 'u1',
+      sessionId: 's1',
+      events: exampleSession('weather-report'),
+      outcome: { status: 'success', score: 0.9, notes: `notes ${comment}` },
+    });
     const outcome = await waitForLearningJob(w.client, started.jobWorkflowId);
     const [rev] = outcome.revisions;
     expect(rev).toMatchObject({ status: 'pending_approval', name: 'multi-city-weather-report' });
@@ -113,7 +123,9 @@ describe('encrypted payloads', () => {
     // A client holding another key gets a clear error, not garbage.
     const stranger = await connectTemporal({ ...config, payloadKeys: parsePayloadKeys(`other:${randomBytes(32).toString('base64')}`) });
     try {
-      await expect(stranger.client.workflow.getHandle(started.jobWorkflowId).result()).rejects.toThrow(/encrypted with key "k2026", which is not among the configured keys \(other\)/);
+      await expect(stranger.client.workflow.getHandle(started.jobWorkflowId).result()).rejects.toThrow(
+        /encrypted with key "k2026", which is not among the configured keys \(other\)/,
+      );
     } finally {
       await stranger.close();
     }

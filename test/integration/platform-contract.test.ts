@@ -21,7 +21,8 @@ import { useMainWorker } from '../support/worker';
 const fx = useMainWorker({ humanGate: 'create_only' });
 const run = promisify(execFile);
 const ajv = new Ajv2020({ strict: false, allErrors: true });
-const validator = (name: string) => ajv.getSchema(`https://skill-evolution.local/schemas/${name}.schema.json`) ?? ajv.compile(JSON.parse(readFileSync(join(REPO_ROOT, 'schemas', `${name}.schema.json`), 'utf8')));
+const validator = (name: string) =>
+  ajv.getSchema(`https://skill-evolution.local/schemas/${name}.schema.json`) ?? ajv.compile(JSON.parse(readFileSync(join(REPO_ROOT, 'schemas', `${name}.schema.json`), 'utf8')));
 const SECRET = 'sk-live0123456789abcdefTOPSECRET';
 
 async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
@@ -54,7 +55,10 @@ describe('platform contract, as another-language platform uses it', () => {
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(stored.payloadRef.sha256);
     expect(bytes.byteLength).toBe(stored.payloadRef.bytes);
     expect(Buffer.from(bytes).toString('utf8')).not.toContain(SECRET);
-    const bad = await run(process.execPath, [join(REPO_ROOT, 'bin', 'evolution.js'), 'payload', 'put', join(REPO_ROOT, 'package.json')], { cwd: REPO_ROOT, env: { ...process.env, ...infraEnv() } }).then(
+    const bad = await run(process.execPath, [join(REPO_ROOT, 'bin', 'evolution.js'), 'payload', 'put', join(REPO_ROOT, 'package.json')], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...infraEnv() },
+    }).then(
       () => undefined,
       (e: { code: number; stderr: string }) => e,
     );
@@ -63,7 +67,10 @@ describe('platform contract, as another-language platform uses it', () => {
 
     // 2. The documented segment id and ids; the start argument and segment validate against their schemas.
     const outcome = { status: 'success', score: 0.9 };
-    const segmentId = createHash('sha256').update(`${scopeKey}\n${sessionId}\n${stored.payloadRef.sha256}\n${JSON.stringify(outcome)}`).digest('hex').slice(0, 32);
+    const segmentId = createHash('sha256')
+      .update(`${scopeKey}\n${sessionId}\n${stored.payloadRef.sha256}\n${JSON.stringify(outcome)}`)
+      .digest('hex')
+      .slice(0, 32);
     const segment = { app, user: 'ana', sessionId, scopeMode: 'user', scopeKey, outcome, payloadRef: stored.payloadRef, eventCount: stored.eventCount, segmentId };
     const start = { idleTimeoutMs: 60_000 };
     const validSegment = validator('session-segment');
@@ -104,7 +111,10 @@ describe('platform contract, as another-language platform uses it', () => {
 
   it('the client starts sessions with the configured idle time; the worker takes the configured cache size', async () => {
     const config = { ...fx.w.config, runtime: { sessionIdleTimeoutMs: 90_000, maxCachedWorkflows: 7 } };
-    const started = await startLearningJob({ client: fx.w.client, store: fx.store, config }, { app: uniqueName('idle'), user: 'u', sessionId: 's', events: exampleSession('small-talk') });
+    const started = await startLearningJob(
+      { client: fx.w.client, store: fx.store, config },
+      { app: uniqueName('idle'), user: 'u', sessionId: 's', events: exampleSession('small-talk') },
+    );
     const history = await fx.w.client.workflow.getHandle(started.sessionWorkflowId).fetchHistory();
     const input = history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!.data!;
     expect(JSON.parse(Buffer.from(input).toString('utf8'))).toEqual({ idleTimeoutMs: 90_000 });

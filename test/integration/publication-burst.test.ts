@@ -16,7 +16,9 @@ describe('a burst of publications into one scope', () => {
   it(`${JOBS} concurrent jobs each end with exactly one revision and one publication; index, SKILL.md and audit agree`, async () => {
     const app = uniqueName('burst');
     const deps = { client: fx.w.client, store: fx.store, config: fx.w.config };
-    const started = await Promise.all(Array.from({ length: JOBS }, (_, i) => startLearningJob(deps, { app, user: `u${i}`, sessionId: `s${i}`, events: sessionCreating(distinctSkillName(app, i)) })));
+    const started = await Promise.all(
+      Array.from({ length: JOBS }, (_, i) => startLearningJob(deps, { app, user: `u${i}`, sessionId: `s${i}`, events: sessionCreating(distinctSkillName(app, i)) })),
+    );
     const outcomes = await Promise.all(started.map((s) => waitForLearningJob(fx.w.client, s.jobWorkflowId, { timeoutMs: 300_000 })));
     const scopeKey = started[0]!.scopeKey;
     for (const [i, out] of outcomes.entries()) {
@@ -43,16 +45,29 @@ describe('a burst of publications into one scope', () => {
 
     // A publication whose signal never reaches the index workflow.
     await movePointer(fx.store, {
-      scopeKey, skillId, opId: uniqueName('lost-op'), at: new Date().toISOString(), actor: 'test', reason: 'pointer moved, signal lost', action: 'promote',
+      scopeKey,
+      skillId,
+      opId: uniqueName('lost-op'),
+      at: new Date().toISOString(),
+      actor: 'test',
+      reason: 'pointer moved, signal lost',
+      action: 'promote',
       target: { skillId, revisionId: 'rev-without-signal', managed: true, deleted: false, spec: { ...before.spec, description: 'moved without a signal' } },
     });
     expect(await publicationProblems(fx.store, scopeKey)).toContainEqual(expect.stringContaining('index entry'));
 
     await fx.w.client.workflow.getHandle(scopeIndexWorkflowId(scopeKey)).signal(reconcileIndexSignal);
-    await vi.waitFor(async () => {
-      const index = await fx.store.readScopeIndex(scopeKey);
-      expect(index && !index.notModified ? index.index.skills.find((s) => s.skillId === skillId) : undefined).toMatchObject({ revisionId: 'rev-without-signal', seq: 2, description: 'moved without a signal' });
-    }, { timeout: 60_000, interval: 250 });
+    await vi.waitFor(
+      async () => {
+        const index = await fx.store.readScopeIndex(scopeKey);
+        expect(index && !index.notModified ? index.index.skills.find((s) => s.skillId === skillId) : undefined).toMatchObject({
+          revisionId: 'rev-without-signal',
+          seq: 2,
+          description: 'moved without a signal',
+        });
+      },
+      { timeout: 60_000, interval: 250 },
+    );
     const problems = await publicationProblems(fx.store, scopeKey);
     // The hand-moved pointer names a revision that does not exist: that is the only disagreement left.
     expect(problems).toEqual([`${skillId}: pointer names rev-without-signal, active revisions []`]);

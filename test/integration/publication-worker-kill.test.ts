@@ -40,7 +40,11 @@ describe('worker killed with SIGKILL during a publication burst into one scope',
 
     const app = uniqueName('burst-kill');
     const deps = { client, store, config };
-    const started = await Promise.all(Array.from({ length: JOBS }, (_, i) => startLearningJob(deps, { app, user: `u${i}`, sessionId: `s${i}`, scopeMode: 'app', events: sessionCreating(distinctSkillName(app, i)) })));
+    const started = await Promise.all(
+      Array.from({ length: JOBS }, (_, i) =>
+        startLearningJob(deps, { app, user: `u${i}`, sessionId: `s${i}`, scopeMode: 'app', events: sessionCreating(distinctSkillName(app, i)) }),
+      ),
+    );
     const scopeKey = started[0]!.scopeKey;
 
     // Kill once the burst is under way: some pointers written, not all.

@@ -23,7 +23,16 @@ function spec(version: number): SkillSpec {
 async function storedRevision(app: string, jobId: string, version: number, parentId?: string) {
   const scope = { mode: 'app' as const, app };
   const rev = buildGovernedRevision(
-    { candidate: { action: version === 1 ? 'create' : 'update', source: 'reviewer', spec: spec(version), targetName: 'retry-skill' }, revisionId: revisionIdFor(jobId, 0), skillId: 'retry-skill', parentId, jobId, scope, scopeKey: scopeKeyOf(scope), reason: `v${version}` },
+    {
+      candidate: { action: version === 1 ? 'create' : 'update', source: 'reviewer', spec: spec(version), targetName: 'retry-skill' },
+      revisionId: revisionIdFor(jobId, 0),
+      skillId: 'retry-skill',
+      parentId,
+      jobId,
+      scope,
+      scopeKey: scopeKeyOf(scope),
+      reason: `v${version}`,
+    },
     { existing: [], governance, at: `2026-11-29T10:0${version}:00.000Z` },
   );
   await recordActivities({ store }).recordRevision({ revision: rev });
@@ -70,7 +79,19 @@ describe('publisher under activity retries', () => {
     const a = await storedRevision(app, uniqueName('job'), 1);
     const input = { revision: a, opId: `${app}#a`, actor: 'evolution', reason: 'all gates passed', at: '2026-11-29T11:00:00.000Z', auditAction: 'promote' as const };
     // What the first attempt left behind: its log entry (pointer seq 0 read), no pointer.
-    await store.appendAudit({ id: auditEventId(input.opId, 'promote'), opId: input.opId, baseSeq: 0, at: input.at, action: 'promote', skillId: a.skillId, scopeKey: a.scopeKey, revisionId: a.revisionId, status: 'active', actor: 'evolution', reason: input.reason });
+    await store.appendAudit({
+      id: auditEventId(input.opId, 'promote'),
+      opId: input.opId,
+      baseSeq: 0,
+      at: input.at,
+      action: 'promote',
+      skillId: a.skillId,
+      scopeKey: a.scopeKey,
+      revisionId: a.revisionId,
+      status: 'active',
+      actor: 'evolution',
+      reason: input.reason,
+    });
     expect(await publishRevision(input)).toMatchObject({ status: 'active', outcome: 'published' });
     expect((await store.readActive(a.scopeKey, a.skillId))?.pointer).toMatchObject({ revisionId: a.revisionId, seq: 1, recent: [{ opId: input.opId }] });
     expect((await store.listAudit(a.scopeKey, a.skillId)).filter((e) => e.opId === input.opId).map((e) => e.id)).toEqual([auditEventId(input.opId, 'promote')]);
@@ -83,7 +104,8 @@ describe('publisher under activity retries', () => {
     const b = await storedRevision(app, uniqueName('job'), 2);
     const publishA = { revision: a, opId: `${app}#a`, actor: 'evolution', reason: 'all gates passed', at: '2026-11-29T11:00:00.000Z', auditAction: 'promote' as const };
     await publishRevision(publishA);
-    for (let i = 0; i < RECENT_OPERATIONS; i++) await publishRevision({ ...publishA, revision: i % 2 ? a : b, opId: `${app}#op${i}`, at: new Date(Date.parse('2026-11-29T12:00:00.000Z') + i * 1000).toISOString() });
+    for (let i = 0; i < RECENT_OPERATIONS; i++)
+      await publishRevision({ ...publishA, revision: i % 2 ? a : b, opId: `${app}#op${i}`, at: new Date(Date.parse('2026-11-29T12:00:00.000Z') + i * 1000).toISOString() });
     const before = (await store.readActive(a.scopeKey, a.skillId))!.pointer;
     expect(before.recent.some((o) => o.opId === publishA.opId)).toBe(false);
     expect(await publishRevision(publishA)).toMatchObject({ status: 'archived', outcome: 'published' });
@@ -96,7 +118,15 @@ describe('publisher under activity retries', () => {
     const v1 = await storedRevision(app, uniqueName('job'), 1);
     await publishRevision({ revision: v1, opId: `${app}#v1`, actor: 'evolution', reason: 'all gates passed', at: '2026-11-29T11:00:00.000Z', auditAction: 'promote' });
     const v2 = await storedRevision(app, uniqueName('job'), 2, 'rev-some-older-parent');
-    const input = { revision: v2, opId: `${app}#v2`, actor: 'maria', reason: 'approved', at: '2026-11-29T12:00:00.000Z', auditAction: 'approve' as const, requireParentId: 'rev-some-older-parent' };
+    const input = {
+      revision: v2,
+      opId: `${app}#v2`,
+      actor: 'maria',
+      reason: 'approved',
+      at: '2026-11-29T12:00:00.000Z',
+      auditAction: 'approve' as const,
+      requireParentId: 'rev-some-older-parent',
+    };
     expect(await publishRevision(input)).toEqual({ status: 'rejected', outcome: 'stale_parent' });
     expect(await publishRevision(input)).toEqual({ status: 'rejected', outcome: 'stale_parent' });
     expect((await store.readActive(v1.scopeKey, v1.skillId))?.pointer.revisionId).toBe(v1.revisionId);

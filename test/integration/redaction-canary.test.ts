@@ -17,7 +17,10 @@ const hex = (n: number) => randomBytes(n).toString('hex');
 const upperId = () => hex(8).toUpperCase(); // 16 characters of [0-9A-F]
 
 function canaries() {
-  const awsSecret = `wJalr9${randomBytes(40).toString('base64').replace(/[^A-Za-z0-9/+]/g, '').slice(0, 34)}`;
+  const awsSecret = `wJalr9${randomBytes(40)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9/+]/g, '')
+    .slice(0, 34)}`;
   return {
     contentLabelPair: `pw${hex(10)}`, // deploy failed: DB_PASSWORD=...
     partQueryKey: `ak${hex(10)}`, // ?api_key=... in a text part
@@ -71,7 +74,13 @@ describe('no canary secret is stored anywhere (issue 9, item 2)', () => {
     const app = uniqueName('canary');
     const started = await startLearningJob(
       { client: fx.w.client, store: fx.store, config: fx.config },
-      { app, user: 'u1', sessionId: 's1', events: plantedSession(c), outcome: { status: 'fail', score: 0.2, notes: `deploy failed: API_TOKEN=${c.outcomeNotes}`, evaluator: `ci?access_token=${c.outcomeEvaluator}` } },
+      {
+        app,
+        user: 'u1',
+        sessionId: 's1',
+        events: plantedSession(c),
+        outcome: { status: 'fail', score: 0.2, notes: `deploy failed: API_TOKEN=${c.outcomeNotes}`, evaluator: `ci?access_token=${c.outcomeEvaluator}` },
+      },
     );
     const outcome = await waitForLearningJob(fx.w.client, started.jobWorkflowId, { timeoutMs: 120_000 });
     // The job really reviewed the session and wrote a revision (so reviewer output, revision, audit and SKILL.md exist).
@@ -111,7 +120,12 @@ describe('no canary secret is stored anywhere (issue 9, item 2)', () => {
       ...base,
       id: uniqueName('canary-ds'),
       feedback: [
-        { ...first, input: { request: `weather; callback https://hooks.example.com/x?access_token=${c.input}` }, expected: `key ${c.expected}`, metadata: { note: `deploy failed: DB_PASSWORD=${c.metadata}` } },
+        {
+          ...first,
+          input: { request: `weather; callback https://hooks.example.com/x?access_token=${c.input}` },
+          expected: `key ${c.expected}`,
+          metadata: { note: `deploy failed: DB_PASSWORD=${c.metadata}` },
+        },
         ...base.feedback.slice(1),
       ],
     };

@@ -16,7 +16,14 @@ beforeAll(async () => {
 
 const transcript = [
   { role: 'user', content: '  Report the weather for Paris.  ' },
-  { role: 'assistant', content: '', tool_calls: [{ name: 'geocode', arguments: '{"city":"Paris"}' }, { name: 'get_weather', arguments: '{"lat":1,"lon":2}' }] },
+  {
+    role: 'assistant',
+    content: '',
+    tool_calls: [
+      { name: 'geocode', arguments: '{"city":"Paris"}' },
+      { name: 'get_weather', arguments: '{"lat":1,"lon":2}' },
+    ],
+  },
   { role: 'assistant', content: 'Sunny, 21°C.' },
 ];
 const call = (normalize: (a: ReturnType<typeof ReviewDecisionSchema.parse>) => unknown) =>

@@ -126,7 +126,10 @@ describe('Temporal over TLS', () => {
     // Asynchronous: the proxies live in this process.
     const cli = (e: Record<string, string>) =>
       new Promise<{ status: number | null; stderr: string }>((resolve) => {
-        const child = spawn(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), ['client/cli/main.ts', 'schedule', 'list', '--json'], { cwd: REPO_ROOT, env: { PATH: process.env.PATH!, ...e } });
+        const child = spawn(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), ['client/cli/main.ts', 'schedule', 'list', '--json'], {
+          cwd: REPO_ROOT,
+          env: { PATH: process.env.PATH!, ...e },
+        });
         let stderr = '';
         child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
         child.on('close', (status) => resolve({ status, stderr }));
@@ -171,6 +174,8 @@ describe('S3 and OpenAI endpoints behind a private CA', () => {
     expect(models.data.length).toBeGreaterThan(0);
     const untrusted = createOpenAIClient(loadConfig(env({ OPENAI_BASE_URL: baseURL, EVOLUTION_LLM_TIMEOUT: '5s' })).llm);
     await expect(untrusted.models.list()).rejects.toThrow(/connection/i);
-    expect(() => createOpenAIClient(loadConfig(env({ OPENAI_BASE_URL: baseURL, EVOLUTION_OPENAI_CA_FILE: pki.clientKey })).llm)).toThrow(/EVOLUTION_OPENAI_CA_FILE .*no PEM certificate/);
+    expect(() => createOpenAIClient(loadConfig(env({ OPENAI_BASE_URL: baseURL, EVOLUTION_OPENAI_CA_FILE: pki.clientKey })).llm)).toThrow(
+      /EVOLUTION_OPENAI_CA_FILE .*no PEM certificate/,
+    );
   });
 });

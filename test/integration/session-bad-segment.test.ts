@@ -27,7 +27,10 @@ describe('a bad segment never wedges its session', () => {
       signalArgs: [bad as never],
     });
 
-    const started = await startLearningJob({ client: fx.w.client, store: fx.store, config: fx.config }, { app, user: 'u1', sessionId, scopeMode: 'app', events: exampleSession('weather-report') });
+    const started = await startLearningJob(
+      { client: fx.w.client, store: fx.store, config: fx.config },
+      { app, user: 'u1', sessionId, scopeMode: 'app', events: exampleSession('weather-report') },
+    );
     expect(started.sessionWorkflowId).toBe(sessionWfId);
     const outcome = await waitForLearningJob(fx.w.client, started.jobWorkflowId, { timeoutMs: 120_000 });
     expect(outcome).toMatchObject({ status: 'reviewed', cursorAdvanced: true });

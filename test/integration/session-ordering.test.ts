@@ -4,7 +4,6 @@ import { uniqueName } from '../support/infra';
 import { exampleSession } from '../support/sessions';
 import { useMainWorker } from '../support/worker';
 
-
 async function reviewerCalls(baseURL: string, key: string): Promise<number> {
   const stats = (await (await fetch(`${baseURL.replace(/\/v1$/, '')}/_control/stats`)).json()) as { bySession: Record<string, number> };
   return stats.bySession[key] ?? 0;

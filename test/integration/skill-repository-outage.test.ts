@@ -12,7 +12,8 @@ import { crashService, realServices, uniqueName } from '../support/infra';
 // (same ports, same data) under a repository that is in use.
 let store: SkillStore;
 
-const skillMarkdown = (name: string, step: string) => `---\nname: ${name}\ndescription: ${name} for the outage test\n---\n\n## When to use\n\nIn the outage test.\n\n## Steps\n\n1. ${step}\n`;
+const skillMarkdown = (name: string, step: string) =>
+  `---\nname: ${name}\ndescription: ${name} for the outage test\n---\n\n## When to use\n\nIn the outage test.\n\n## Steps\n\n1. ${step}\n`;
 
 beforeAll(async () => {
   store = createSkillStore((await realServices(['s3'])).s3);
@@ -43,7 +44,10 @@ describe('SkillRepository during an S3 outage', () => {
       expect(answer).not.toMatch(/ECONNREFUSED/);
       // A repository that never reached S3 has nothing to serve: one clear line, not a raw socket error.
       const cold = new SkillRepository(store, scope);
-      const err = await cold.list().then(() => undefined, (e: unknown) => e);
+      const err = await cold.list().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(ServiceUnavailableError);
       expect((err as Error).message).toMatch(/^the skill store \(S3\) at 127\.0\.0\.1:\d+ cannot be reached .*S3_ENDPOINT.*infra up/);
       expect((err as Error).message).not.toContain('\n');

@@ -27,8 +27,16 @@ beforeAll(async () => {
   quietRuntime();
   tracing = startTracing(new SimpleSpanProcessor(exporter), 'evolution-test');
   const base = await realServices();
-  config = { ...base, temporal: { ...base.temporal, taskQueue: uniqueName('tq-trace') }, governance: { ...base.governance, humanGate: 'create_only', approvalTimeoutMs: undefined, shadowMode: false } };
-  const workflowBundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: [TRACING_WORKFLOW_INTERCEPTORS], logger: new DefaultLogger('WARN') });
+  config = {
+    ...base,
+    temporal: { ...base.temporal, taskQueue: uniqueName('tq-trace') },
+    governance: { ...base.governance, humanGate: 'create_only', approvalTimeoutMs: undefined, shadowMode: false },
+  };
+  const workflowBundle = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    workflowInterceptorModules: [TRACING_WORKFLOW_INTERCEPTORS],
+    logger: new DefaultLogger('WARN'),
+  });
   ({ worker } = await createMainWorker({ config, workflowBundle, connection: await connectWorkerTemporal(config), tracing }));
   running = worker.run();
   temporal = await connectTemporal(config);

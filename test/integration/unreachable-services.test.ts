@@ -37,29 +37,40 @@ describe('unreachable services', () => {
   it('CLI, S3 down: one line naming S3, its address and the fix', async () => {
     const r = await evolution(['pending', '--app', 'a'], { S3_ENDPOINT: `http://127.0.0.1:${deadPort}` });
     expect(r.code).toBe(1);
-    expect(lines(r.stderr)).toEqual([`evolution pending: S3 at http://127.0.0.1:${deadPort} cannot be reached (ECONNREFUSED): run \`npx evolution infra up\` for the local services, or set S3_ENDPOINT to where it runs`]);
+    expect(lines(r.stderr)).toEqual([
+      `evolution pending: S3 at http://127.0.0.1:${deadPort} cannot be reached (ECONNREFUSED): run \`npx evolution infra up\` for the local services, or set S3_ENDPOINT to where it runs`,
+    ]);
   });
 
   it('CLI, Temporal down: one line from the probe, not the SDK connection deadline', async () => {
     const r = await evolution(['approve', 'rev-1', '--reviewer', 'r'], { TEMPORAL_ADDRESS: `127.0.0.1:${deadPort}` });
     expect(r.code).toBe(1);
-    expect(lines(r.stderr)).toEqual([`evolution approve: Temporal at 127.0.0.1:${deadPort} cannot be reached (ECONNREFUSED): run \`npx evolution infra up\` for the local services, or set TEMPORAL_ADDRESS to where it runs`]);
+    expect(lines(r.stderr)).toEqual([
+      `evolution approve: Temporal at 127.0.0.1:${deadPort} cannot be reached (ECONNREFUSED): run \`npx evolution infra up\` for the local services, or set TEMPORAL_ADDRESS to where it runs`,
+    ]);
   });
 
   it('CLI skills, S3 down: the skill repository says so in one line', async () => {
     const r = await evolution(['skills', '--app', 'a'], { S3_ENDPOINT: `http://127.0.0.1:${deadPort}` });
     expect(r.code).toBe(1);
-    expect(lines(r.stderr)).toEqual([`evolution skills: the skill store (S3) at 127.0.0.1:${deadPort} cannot be reached (ECONNREFUSED): check S3_ENDPOINT, or run \`npx evolution infra up\` for the local services`]);
+    expect(lines(r.stderr)).toEqual([
+      `evolution skills: the skill store (S3) at 127.0.0.1:${deadPort} cannot be reached (ECONNREFUSED): check S3_ENDPOINT, or run \`npx evolution infra up\` for the local services`,
+    ]);
   });
 
   it('worker, model endpoint down: refuses to start with one line', async () => {
     const r = await runNode([join(REPO_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'workers/main.ts'], { OPENAI_BASE_URL: `http://127.0.0.1:${deadPort}/v1` });
     expect(r.code).toBe(1);
-    expect(lines(r.stderr)).toEqual([`[worker] the model endpoint at http://127.0.0.1:${deadPort}/v1 cannot be reached (ECONNREFUSED): run \`npx evolution infra up\` for the local services, or set OPENAI_BASE_URL to where it runs`]);
+    expect(lines(r.stderr)).toEqual([
+      `[worker] the model endpoint at http://127.0.0.1:${deadPort}/v1 cannot be reached (ECONNREFUSED): run \`npx evolution infra up\` for the local services, or set OPENAI_BASE_URL to where it runs`,
+    ]);
   });
 
   it('client entry point: connectTemporal rejects with a ServiceUnavailableError', async () => {
-    const err = await connectTemporal({ ...config, temporal: { ...config.temporal, address: `127.0.0.1:${deadPort}` } }).then(() => undefined, (e: unknown) => e);
+    const err = await connectTemporal({ ...config, temporal: { ...config.temporal, address: `127.0.0.1:${deadPort}` } }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ServiceUnavailableError);
     expect((err as ServiceUnavailableError).service).toBe('Temporal');
   });

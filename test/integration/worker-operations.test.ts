@@ -26,7 +26,13 @@ beforeAll(async () => {
   const base = await realServices();
   config = { ...base, temporal: { ...base.temporal, taskQueue } };
   port = await freeLocalPort();
-  worker = startWorkerProcess({ EVOLUTION_TASK_QUEUE: taskQueue, EVOLUTION_METRICS_PORT: String(port), EVOLUTION_HUMAN_GATE: 'create_only', EVOLUTION_LOG_LEVEL: 'DEBUG', EVOLUTION_APPROVAL_TIMEOUT: 'none' });
+  worker = startWorkerProcess({
+    EVOLUTION_TASK_QUEUE: taskQueue,
+    EVOLUTION_METRICS_PORT: String(port),
+    EVOLUTION_HUMAN_GATE: 'create_only',
+    EVOLUTION_LOG_LEVEL: 'DEBUG',
+    EVOLUTION_APPROVAL_TIMEOUT: 'none',
+  });
   await worker.ready;
   temporal = await connectTemporal(config);
 });
@@ -109,8 +115,12 @@ describe('worker process operations', () => {
     // Wait until the (slow) model call is running on this worker.
     for (;;) {
       // The session entity starts the job as its child: until then the job is not found.
-      const raw = await job.describe().then((d) => d.raw, () => undefined);
-      if (raw?.pendingActivities?.some((a) => a.activityType?.name === 'reviewSession' && a.state === temporal_.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED)) break;
+      const raw = await job.describe().then(
+        (d) => d.raw,
+        () => undefined,
+      );
+      if (raw?.pendingActivities?.some((a) => a.activityType?.name === 'reviewSession' && a.state === temporal_.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED))
+        break;
       await new Promise((r) => setTimeout(r, 100));
     }
 

@@ -22,7 +22,10 @@ describe('write isolation', () => {
     const imported = await importUnmanagedSkill(fx.store, { mode: 'app', app }, handWritten);
     const before = await fx.store.readActive(imported.scopeKey, imported.skillId);
 
-    const started = await startLearningJob({ client: fx.w.client, store: fx.store, config: fx.w.config }, { app, user: 'u', sessionId: 's', events: exampleSession('weather-report') });
+    const started = await startLearningJob(
+      { client: fx.w.client, store: fx.store, config: fx.w.config },
+      { app, user: 'u', sessionId: 's', events: exampleSession('weather-report') },
+    );
     const outcome = await waitForLearningJob(fx.w.client, started.jobWorkflowId);
 
     expect(outcome.status).toBe('reviewed');

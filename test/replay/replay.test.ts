@@ -11,7 +11,17 @@ import { readHistories } from './history-files';
  * (docs/versioning.md).
  */
 const HISTORIES = readHistories(join(__dirname, 'histories'));
-const EXPECTED = ['approval-approved', 'approval-waiting', 'evaluation-batch', 'experiment-continued-as-new', 'experiment-last-run', 'experiment-time-limit', 'learning-job', 'rollback', 'session'];
+const EXPECTED = [
+  'approval-approved',
+  'approval-waiting',
+  'evaluation-batch',
+  'experiment-continued-as-new',
+  'experiment-last-run',
+  'experiment-time-limit',
+  'learning-job',
+  'rollback',
+  'session',
+];
 
 async function replay(bundle: WorkflowBundleOption, names?: string[]): Promise<{ name: string; error?: Error }[]> {
   const chosen = HISTORIES.filter((h) => !names || names.includes(h.name));

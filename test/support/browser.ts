@@ -10,7 +10,8 @@ export const CHROMIUM = process.env.EVOLUTION_CHROMIUM ?? '/usr/bin/chromium';
  */
 export function ensureChromium(): string {
   if (existsSync(CHROMIUM)) return CHROMIUM;
-  if (process.getuid?.() !== 0) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (sudo apt-get install -y chromium) or set EVOLUTION_CHROMIUM to a Chromium binary`);
+  if (process.getuid?.() !== 0)
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (sudo apt-get install -y chromium) or set EVOLUTION_CHROMIUM to a Chromium binary`);
   for (const args of [['update'], ['install', '-y', '--no-install-recommends', 'chromium']]) {
     const r = spawnSync('apt-get', args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
     if (r.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (exit ${r.status}); install chromium by hand`);

@@ -14,7 +14,13 @@ import { uniqueName } from './infra';
  * A revision held for a person, exactly as a learning job leaves one: the stored revision
  * in pending_approval and its approval workflow waiting on the real worker.
  */
-export async function holdRevision(w: RunningWorker, store: SkillStore, scope: Scope, spec: SkillSpec, opts: { parentId?: string } = {}): Promise<{ revisionId: string; scopeKey: string; skillId: string }> {
+export async function holdRevision(
+  w: RunningWorker,
+  store: SkillStore,
+  scope: Scope,
+  spec: SkillSpec,
+  opts: { parentId?: string } = {},
+): Promise<{ revisionId: string; scopeKey: string; skillId: string }> {
   const scopeKey = scopeKeyOf(scope);
   const skillId = skillIdForName(spec.name);
   const revisionId = uniqueName('rev-held');

@@ -1,6 +1,16 @@
 import { connectWorkerTemporal } from '../../workers/connection';
 import { createSkillStore, type SkillStore } from '../../activities/storage';
-import { makeWeatherDataset, scopeKey as scopeKeyOf, skillIdForName, WEATHER_SEED_SKILL, type Dataset, type EvolutionConfig, type ExperimentRequestInput, type Scope, type SkillSpec } from '../../core';
+import {
+  makeWeatherDataset,
+  scopeKey as scopeKeyOf,
+  skillIdForName,
+  WEATHER_SEED_SKILL,
+  type Dataset,
+  type EvolutionConfig,
+  type ExperimentRequestInput,
+  type Scope,
+  type SkillSpec,
+} from '../../core';
 import type { OptimizationDeps } from '../../client/optimization';
 import { createEvaluatorWorker, type EvaluationWindow, type WeatherEvaluatorOptions } from '../../workers/evaluator';
 import { realServices, uniqueName } from './infra';
@@ -82,7 +92,20 @@ export async function seedManagedSkill(store: SkillStore, opts: { name?: string;
   const skillId = skillIdForName(spec.name);
   const revisionId = opts.revisionId ?? uniqueName('rev-seed');
   const at = new Date().toISOString();
-  await store.createRevision({ id: revisionId, skillId, scopeKey: key, scope, action: 'create', status: 'active', spec, source: 'manual', jobId: 'test-seed', createdAt: at, updatedAt: at, promotedAt: at });
+  await store.createRevision({
+    id: revisionId,
+    skillId,
+    scopeKey: key,
+    scope,
+    action: 'create',
+    status: 'active',
+    spec,
+    source: 'manual',
+    jobId: 'test-seed',
+    createdAt: at,
+    updatedAt: at,
+    promotedAt: at,
+  });
   await store.writeActive(key, skillId, { skillId, revisionId, spec, publishedAt: at, managed: opts.managed ?? true }, null);
   return { scope, scopeKey: key, skillId, revisionId, spec };
 }
@@ -92,7 +115,21 @@ export async function publishNewRevision(store: SkillStore, skill: ManagedSkill)
   const revisionId = uniqueName('rev-newer');
   const at = new Date().toISOString();
   const spec = { ...skill.spec, description: `${skill.spec.description} (edited by hand)` };
-  await store.createRevision({ id: revisionId, skillId: skill.skillId, scopeKey: skill.scopeKey, scope: skill.scope, action: 'update', status: 'active', spec, parentId: skill.revisionId, source: 'manual', jobId: 'test-edit', createdAt: at, updatedAt: at, promotedAt: at });
+  await store.createRevision({
+    id: revisionId,
+    skillId: skill.skillId,
+    scopeKey: skill.scopeKey,
+    scope: skill.scope,
+    action: 'update',
+    status: 'active',
+    spec,
+    parentId: skill.revisionId,
+    source: 'manual',
+    jobId: 'test-edit',
+    createdAt: at,
+    updatedAt: at,
+    promotedAt: at,
+  });
   const current = await store.readActive(skill.scopeKey, skill.skillId);
   await store.writeActive(skill.scopeKey, skill.skillId, { skillId: skill.skillId, revisionId, spec, publishedAt: at, managed: true }, current!.etag);
   return revisionId;
@@ -100,11 +137,22 @@ export async function publishNewRevision(store: SkillStore, skill: ManagedSkill)
 
 /** A frozen weather dataset with a unique id (10+ cases per split unless told otherwise). */
 export function weatherDataset(opts: { seed?: number; feedback?: number; validation?: number; holdout?: number; criticalEvery?: number } = {}): Dataset {
-  return makeWeatherDataset({ seed: opts.seed ?? 7, feedback: opts.feedback ?? 10, validation: opts.validation ?? 10, holdout: opts.holdout ?? 10, criticalEvery: opts.criticalEvery ?? 4, id: uniqueName('weather') });
+  return makeWeatherDataset({
+    seed: opts.seed ?? 7,
+    feedback: opts.feedback ?? 10,
+    validation: opts.validation ?? 10,
+    holdout: opts.holdout ?? 10,
+    criticalEvery: opts.criticalEvery ?? 4,
+    id: uniqueName('weather'),
+  });
 }
 
 /** An experiment on the weak weather seed, evaluated on `evaluatorQueue`. */
-export function weatherRequest(evaluatorQueue: string, dataset: Dataset, extra: Partial<ExperimentRequestInput> & { options?: Record<string, unknown> } = {}): ExperimentRequestInput {
+export function weatherRequest(
+  evaluatorQueue: string,
+  dataset: Dataset,
+  extra: Partial<ExperimentRequestInput> & { options?: Record<string, unknown> } = {},
+): ExperimentRequestInput {
   const { options, ...rest } = extra;
   return {
     seed: WEATHER_SEED_SKILL,

@@ -41,14 +41,17 @@ export async function publicationProblems(store: SkillStore, scopeKey: string): 
     const entry = index?.skills.find((s) => s.skillId === skillId);
     const published = await store.readPublished(scopeKey, skillId);
     if (isLivePointer(pointer)) {
-      if (entry?.revisionId !== pointer.revisionId || entry.seq !== pointer.seq) problems.push(`${skillId}: index entry ${JSON.stringify(entry)} vs pointer ${pointer.revisionId}@${pointer.seq}`);
+      if (entry?.revisionId !== pointer.revisionId || entry.seq !== pointer.seq)
+        problems.push(`${skillId}: index entry ${JSON.stringify(entry)} vs pointer ${pointer.revisionId}@${pointer.seq}`);
       const markdown = published && !published.notModified ? published.markdown : undefined;
       if (markdown !== renderSkillMarkdown(pointer.spec)) problems.push(`${skillId}: SKILL.md does not match the pointer`);
     } else if (entry || published) problems.push(`${skillId}: deleted, but still in the index or published`);
     if (new Set(audit.map((e) => e.id)).size !== audit.length) problems.push(`${skillId}: duplicate audit ids`);
     const publications = audit.filter((e) => e.opId && e.baseSeq !== undefined);
     const remembered = new Set(pointer.recent.map((o) => o.opId));
-    for (const op of remembered) if (publications.filter((e) => e.opId === op).length !== 1) problems.push(`${skillId}: operation ${op} moved the pointer but has ${publications.filter((e) => e.opId === op).length} log entries`);
+    for (const op of remembered)
+      if (publications.filter((e) => e.opId === op).length !== 1)
+        problems.push(`${skillId}: operation ${op} moved the pointer but has ${publications.filter((e) => e.opId === op).length} log entries`);
     if (pointer.recent.length !== Math.min(pointer.seq, 32)) problems.push(`${skillId}: pointer seq ${pointer.seq} but ${pointer.recent.length} remembered operations`);
   }
   return problems;

@@ -29,13 +29,16 @@ export async function expectPublished(store: SkillStore, scope: Scope & { key: s
   // publication's signal: they follow the pointer within a burst.
   const markdown = renderSkillMarkdown(active.pointer.spec);
   const spec = active.pointer.spec;
-  await vi.waitFor(async () => {
-    const published = await store.readPublished(scope.key, skillId);
-    expect(published && !published.notModified ? published.markdown : undefined).toBe(markdown);
-    const index = await store.readScopeIndex(scope.key);
-    const entry = index && !index.notModified ? index.index.skills.find((s) => s.skillId === skillId) : undefined;
-    expect(entry).toEqual({ skillId, name: spec.name, description: spec.description, revisionId, managed: active.pointer.managed, seq: active.pointer.seq });
-  }, { timeout: 30_000, interval: 200 });
+  await vi.waitFor(
+    async () => {
+      const published = await store.readPublished(scope.key, skillId);
+      expect(published && !published.notModified ? published.markdown : undefined).toBe(markdown);
+      const index = await store.readScopeIndex(scope.key);
+      const entry = index && !index.notModified ? index.index.skills.find((s) => s.skillId === skillId) : undefined;
+      expect(entry).toEqual({ skillId, name: spec.name, description: spec.description, revisionId, managed: active.pointer.managed, seq: active.pointer.seq });
+    },
+    { timeout: 30_000, interval: 200 },
+  );
 
   const repo = new SkillRepository(store, scope);
   const loaded = await repo.load(active.pointer.spec.name);

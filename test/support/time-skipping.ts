@@ -113,6 +113,16 @@ export async function storeHeldRevision(
   );
   if (revision.status !== 'pending_approval') throw new Error(`expected a held revision, got ${revision.status}`);
   await store.createRevision(revision);
-  await store.appendAudit({ id: `${revision.id}-0-write_revision`, at: revision.createdAt, action: 'write_revision', skillId: revision.skillId, scopeKey: key, revisionId: revision.id, status: revision.status, actor: 'reviewer', reason: revision.reason });
+  await store.appendAudit({
+    id: `${revision.id}-0-write_revision`,
+    at: revision.createdAt,
+    action: 'write_revision',
+    skillId: revision.skillId,
+    scopeKey: key,
+    revisionId: revision.id,
+    status: revision.status,
+    actor: 'reviewer',
+    reason: revision.reason,
+  });
   return { revision, ref: { scopeKey: key, skillId: revision.skillId, revisionId: revision.id } };
 }

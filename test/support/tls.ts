@@ -25,7 +25,27 @@ function openssl(dir: string, args: string[]): void {
 export function generatePki(): TestPki {
   const dir = mkdtempSync(join(tmpdir(), 'evolution-pki-'));
   const ca = (name: string) => {
-    openssl(dir, ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.crt`, '-days', '2', '-subj', `/CN=${name}`, '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
+    openssl(dir, [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      `${name}.key`,
+      '-out',
+      `${name}.crt`,
+      '-days',
+      '2',
+      '-subj',
+      `/CN=${name}`,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    ]);
   };
   const leaf = (name: string, ext: string) => {
     openssl(dir, ['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`]);
@@ -37,7 +57,15 @@ export function generatePki(): TestPki {
   leaf('server', 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n');
   leaf('client', 'extendedKeyUsage=clientAuth\nbasicConstraints=CA:FALSE\n');
   const p = (f: string) => join(dir, f);
-  return { dir, caCert: p('ca.crt'), serverCert: p('server.crt'), serverKey: p('server.key'), clientCert: p('client.crt'), clientKey: p('client.key'), otherCaCert: p('other-ca.crt') };
+  return {
+    dir,
+    caCert: p('ca.crt'),
+    serverCert: p('server.crt'),
+    serverKey: p('server.key'),
+    clientCert: p('client.crt'),
+    clientKey: p('client.key'),
+    otherCaCert: p('other-ca.crt'),
+  };
 }
 
 export interface TlsProxy {
@@ -55,7 +83,10 @@ export interface TlsProxy {
  */
 export async function startTlsProxy(opts: { target: string; pki: TestPki; requireClientCert?: boolean }): Promise<TlsProxy> {
   const { readFileSync } = await import('node:fs');
-  const [host, port] = opts.target.replace(/^https?:\/\//, '').replace(/\/.*$/, '').split(':');
+  const [host, port] = opts.target
+    .replace(/^https?:\/\//, '')
+    .replace(/\/.*$/, '')
+    .split(':');
   const sockets = new Set<TLSSocket>();
   const state = { rejected: 0 };
   const server = createServer(

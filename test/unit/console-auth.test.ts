@@ -19,7 +19,9 @@ describe('console users file', () => {
   });
 
   it('rejects a malformed file with the path of each problem', () => {
-    expect(() => parseUsers([{ name: 'a', role: 'root', scopes: ['apps/*/x'], tokenSha256: 'abc' }])).toThrow(/0\.role.*0\.scopes\.0: a scope pattern may only end with "\*".*0\.tokenSha256: tokenSha256 must be 64 hex digits/s);
+    expect(() => parseUsers([{ name: 'a', role: 'root', scopes: ['apps/*/x'], tokenSha256: 'abc' }])).toThrow(
+      /0\.role.*0\.scopes\.0: a scope pattern may only end with "\*".*0\.tokenSha256: tokenSha256 must be 64 hex digits/s,
+    );
     expect(() => parseUsers([users[0], users[0]])).toThrow(/user name "maria" appears twice/);
     expect(() => parseUsers({})).toThrow(/invalid users file/);
   });

@@ -29,7 +29,10 @@ describe('console settings', () => {
   });
 
   it('OIDC alone is enough', () => {
-    expect(consoleSettingsFromEnv({ EVOLUTION_CONSOLE_OIDC_ISSUER: 'https://idp', EVOLUTION_CONSOLE_OIDC_JWKS_URL: 'https://idp/jwks', EVOLUTION_CONSOLE_OIDC_AUDIENCE: 'console' }).oidc).toEqual({
+    expect(
+      consoleSettingsFromEnv({ EVOLUTION_CONSOLE_OIDC_ISSUER: 'https://idp', EVOLUTION_CONSOLE_OIDC_JWKS_URL: 'https://idp/jwks', EVOLUTION_CONSOLE_OIDC_AUDIENCE: 'console' })
+        .oidc,
+    ).toEqual({
       issuer: 'https://idp',
       jwksUrl: 'https://idp/jwks',
       audience: 'console',

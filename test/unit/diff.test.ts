@@ -34,7 +34,9 @@ describe('unifiedDiff', () => {
   it('renders hunks with context and line numbers', () => {
     const old = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10'].join('\n');
     const next = ['1', '2', '3', 'four', '5', '6', '7', '8', '9', '10', '11'].join('\n');
-    expect(unifiedDiff(old, next, { context: 1 })).toBe(['--- a/SKILL.md', '+++ b/SKILL.md', '@@ -3,3 +3,3 @@', ' 3', '-4', '+four', ' 5', '@@ -10,1 +10,2 @@', ' 10', '+11', ''].join('\n'));
+    expect(unifiedDiff(old, next, { context: 1 })).toBe(
+      ['--- a/SKILL.md', '+++ b/SKILL.md', '@@ -3,3 +3,3 @@', ' 3', '-4', '+four', ' 5', '@@ -10,1 +10,2 @@', ' 10', '+11', ''].join('\n'),
+    );
   });
 });
 

@@ -3,9 +3,20 @@ import type { ExistingSkill, SkillSpec } from '../../core/schemas';
 import { enforcedStatus, finalStatus, runGates, type GateInput, type GateSettings } from '../../core/learning';
 
 const settings: GateSettings = { humanGate: 'none', effectivenessThreshold: 0.8 };
-const good: SkillSpec = { name: 'Recipe Cookbook - Multi-Dish', description: 'Collect recipes', when_to_use: 'Several dishes are requested.', steps: ['Search each dish.', 'Verify every dish is present.'], pitfalls: [] };
+const good: SkillSpec = {
+  name: 'Recipe Cookbook - Multi-Dish',
+  description: 'Collect recipes',
+  when_to_use: 'Several dishes are requested.',
+  steps: ['Search each dish.', 'Verify every dish is present.'],
+  pitfalls: [],
+};
 const ex = (name: string): ExistingSkill => ({ name, description: '', bodyExcerpt: '', managed: true, skillId: name.toLowerCase().replace(/[^a-z0-9]+/g, '-') });
-const input = (over: Partial<GateInput>): GateInput => ({ candidate: { action: 'update', source: 'reviewer', spec: good, targetName: good.name }, existing: [], settings, ...over });
+const input = (over: Partial<GateInput>): GateInput => ({
+  candidate: { action: 'update', source: 'reviewer', spec: good, targetName: good.name },
+  existing: [],
+  settings,
+  ...over,
+});
 
 describe('runGates', () => {
   it("rejects the articles' bad candidate with every Spec and Safety reason at once", () => {
@@ -58,7 +69,9 @@ describe('runGates', () => {
       ['effectiveness', true, true, 'delete revisions are not judged by outcome'],
     ]);
     expect(run.enforcedStatus).toBe('active');
-    expect(runGates(input({ candidate: { action: 'delete', source: 'reviewer', targetName: 'Old' }, settings: { ...settings, humanGate: 'always' } })).enforcedStatus).toBe('pending_approval');
+    expect(runGates(input({ candidate: { action: 'delete', source: 'reviewer', targetName: 'Old' }, settings: { ...settings, humanGate: 'always' } })).enforcedStatus).toBe(
+      'pending_approval',
+    );
   });
 
   it('always stops external (gepa) revisions at pending_approval', () => {
@@ -100,6 +113,15 @@ describe('finalStatus', () => {
 
   it('fails closed on missing reports', () => {
     expect(enforcedStatus([], undefined, 'reviewer')).toBe('rejected');
-    expect(enforcedStatus([{ gate: 'spec', ran: true, passed: true, held: false, reasons: [] }, { gate: 'safety', ran: true, passed: true, held: false, reasons: [] }], undefined, 'reviewer')).toBe('rejected');
+    expect(
+      enforcedStatus(
+        [
+          { gate: 'spec', ran: true, passed: true, held: false, reasons: [] },
+          { gate: 'safety', ran: true, passed: true, held: false, reasons: [] },
+        ],
+        undefined,
+        'reviewer',
+      ),
+    ).toBe('rejected');
   });
 });

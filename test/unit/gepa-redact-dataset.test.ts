@@ -7,7 +7,15 @@ describe('redactDataset', () => {
     const dataset: Dataset = {
       id: 'd',
       version: '1',
-      feedback: [{ id: 'f1', input: { request: `deploy with ${key}`, nested: [{ url: 'https://x.example/a?sig=s1gcanary12345' }] }, expected: `DB_PASSWORD=pwcanary123`, critical: false, metadata: { note: `token: tkcanary123456` } }],
+      feedback: [
+        {
+          id: 'f1',
+          input: { request: `deploy with ${key}`, nested: [{ url: 'https://x.example/a?sig=s1gcanary12345' }] },
+          expected: `DB_PASSWORD=pwcanary123`,
+          critical: false,
+          metadata: { note: `token: tkcanary123456` },
+        },
+      ],
       validation: [{ id: 'v1', input: 'plain text', critical: true }],
       holdout: [],
     };

@@ -106,7 +106,10 @@ describe('parsing the reflector answer', () => {
 
   it('rejects a value of the wrong shape for the component, and malformed answers', () => {
     expect(parseReflection({ component: 'steps', new_value: 'one', rationale: 'r' }, 'steps')).toEqual({ ok: false, reason: 'new_value for steps must be a list of strings' });
-    expect(parseReflection({ component: 'when_to_use', new_value: ['x'], rationale: 'r' }, 'when_to_use')).toEqual({ ok: false, reason: 'new_value for when_to_use must be a string' });
+    expect(parseReflection({ component: 'when_to_use', new_value: ['x'], rationale: 'r' }, 'when_to_use')).toEqual({
+      ok: false,
+      reason: 'new_value for when_to_use must be a string',
+    });
     expect(parseReflection('{"component": "steps"', 'steps')).toEqual({ ok: false, reason: 'the answer is not valid JSON' });
     const missing = parseReflection({ component: 'steps', new_value: ['x'] }, 'steps');
     expect(missing.ok).toBe(false);

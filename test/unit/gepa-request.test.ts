@@ -78,10 +78,7 @@ describe('experiment request validation', () => {
   });
 
   it('explains what is wrong with the seed skill', () => {
-    expect(messages(request({ seed: { ...seed, description: '  ', steps: ['ok', ' '] } }))).toEqual([
-      'seed skill: description must not be empty',
-      'seed skill: step 2 is empty',
-    ]);
+    expect(messages(request({ seed: { ...seed, description: '  ', steps: ['ok', ' '] } }))).toEqual(['seed skill: description must not be empty', 'seed skill: step 2 is empty']);
     expect(messages(request({ seed: { ...seed, steps: [] } }))).toEqual(['seed skill: at least one step is required']);
     const huge = { ...seed, steps: Array.from({ length: 20 }, () => 'x'.repeat(3500)) };
     expect(messages(request({ seed: huge }))[0]).toMatch(/^seed skill: spec has \d+ characters, more than the limit of 65536$/);

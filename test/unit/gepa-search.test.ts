@@ -67,7 +67,13 @@ function runExperiment(dataset: Dataset, rawOptions: object, hooks: { roundTrip?
       state = c.state;
       const verdict = judgeMinibatch(p.run, c.run);
       if (!verdict.accepted) {
-        state = rejectIteration(state, plan, { outcome: 'not_better', reason: verdict.reason, parentMinibatchTotal: verdict.parentTotal, childMinibatchTotal: verdict.childTotal, childId });
+        state = rejectIteration(state, plan, {
+          outcome: 'not_better',
+          reason: verdict.reason,
+          parentMinibatchTotal: verdict.parentTotal,
+          childMinibatchTotal: verdict.childTotal,
+          childId,
+        });
       } else {
         state = admitChild(state, plan, screening, verdict, evaluate(screening.spec, childId, dataset.validation, state.validationSeed));
       }

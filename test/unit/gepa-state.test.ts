@@ -51,7 +51,13 @@ describe('search state transitions', () => {
     const parentRun = recordMinibatch(state, plan, evals(plan.caseIds, 0.2));
     const childRun = recordMinibatch(parentRun.state, plan, evals(plan.caseIds, 0.6));
     const childSpec = { ...seedSpec, steps: ['one', 'two'] };
-    state = admitChild(childRun.state, plan, { spec: childSpec, fingerprint: specFingerprint(childSpec) }, judgeMinibatch(parentRun.run, childRun.run), evals(['v3', 'v1', 'v2'], 0.5));
+    state = admitChild(
+      childRun.state,
+      plan,
+      { spec: childSpec, fingerprint: specFingerprint(childSpec) },
+      judgeMinibatch(parentRun.run, childRun.run),
+      evals(['v3', 'v1', 'v2'], 0.5),
+    );
     expect(state.iteration).toBe(1);
     expect(state.budget.used).toBe(3 + 3 + 3 + 3);
     expect(state.candidates[1]).toMatchObject({ parentId: state.candidates[0].id, mutatedComponent: 'steps', componentCursor: 1, validationMean: expect.closeTo(0.5, 12) });
@@ -62,7 +68,9 @@ describe('search state transitions', () => {
     const { state, plan } = planIteration(seeded(), feedbackIds);
     const run = recordMinibatch(state, plan, evals(plan.caseIds, 0.2));
     const spec = { ...seedSpec, steps: ['x'] };
-    expect(() => admitChild(run.state, plan, { spec, fingerprint: specFingerprint(spec) }, judgeMinibatch(run.run, run.run), evals(['v1', 'v2', 'v3'], 1))).toThrow(/passed the minibatch test/);
+    expect(() => admitChild(run.state, plan, { spec, fingerprint: specFingerprint(spec) }, judgeMinibatch(run.run, run.run), evals(['v1', 'v2', 'v3'], 1))).toThrow(
+      /passed the minibatch test/,
+    );
     const next = rejectIteration(run.state, plan, { outcome: 'no_change', reason: 'no change' });
     expect(() => rejectIteration(next, plan, { outcome: 'no_change', reason: 'again' })).toThrow(/iteration 0 but the state is at 1/);
   });
@@ -90,15 +98,44 @@ describe('search state transitions', () => {
 
 describe('evaluator contract check', () => {
   it('orders evaluations by case and returns their scores', () => {
-    expect(alignEvaluations(['a', 'b'], [{ caseId: 'b', score: 0.5 }, { caseId: 'a', score: 1 }]).scores).toEqual([1, 0.5]);
+    expect(
+      alignEvaluations(
+        ['a', 'b'],
+        [
+          { caseId: 'b', score: 0.5 },
+          { caseId: 'a', score: 1 },
+        ],
+      ).scores,
+    ).toEqual([1, 0.5]);
   });
 
   it('names missing, unexpected, duplicate and invalid evaluations', () => {
     const check = (raw: unknown[]) => () => alignEvaluations(['a', 'b'], raw);
     expect(check([{ caseId: 'a', score: 1 }])).toThrow(/no evaluation for case "b"/);
-    expect(check([{ caseId: 'a', score: 1 }, { caseId: 'z', score: 1 }])).toThrow(/evaluation for unexpected case "z"/);
-    expect(check([{ caseId: 'a', score: 1 }, { caseId: 'a', score: 1 }, { caseId: 'b', score: 0 }])).toThrow(/duplicate evaluation for case "a"/);
-    expect(check([{ caseId: 'a', score: 1.5 }, { caseId: 'b', score: 0 }])).toThrow(EvaluationContractError);
-    expect(check([{ caseId: 'a', score: 1.5 }, { caseId: 'b', score: 0 }])).toThrow(/evaluation for case "a": score must be a finite number in \[0, 1\]/);
+    expect(
+      check([
+        { caseId: 'a', score: 1 },
+        { caseId: 'z', score: 1 },
+      ]),
+    ).toThrow(/evaluation for unexpected case "z"/);
+    expect(
+      check([
+        { caseId: 'a', score: 1 },
+        { caseId: 'a', score: 1 },
+        { caseId: 'b', score: 0 },
+      ]),
+    ).toThrow(/duplicate evaluation for case "a"/);
+    expect(
+      check([
+        { caseId: 'a', score: 1.5 },
+        { caseId: 'b', score: 0 },
+      ]),
+    ).toThrow(EvaluationContractError);
+    expect(
+      check([
+        { caseId: 'a', score: 1.5 },
+        { caseId: 'b', score: 0 },
+      ]),
+    ).toThrow(/evaluation for case "a": score must be a finite number in \[0, 1\]/);
   });
 });

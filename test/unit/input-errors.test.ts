@@ -8,7 +8,11 @@ describe('bad input gets a clear error naming the problem', () => {
       app: 'shop',
       user: 'u1',
       sessionId: 's1',
-      events: [{ role: 'user', content: 'hi' }, { role: 'robot', content: 'beep' }, { role: 'assistant', tool_calls: [{ function: { arguments: '{}' } }] }],
+      events: [
+        { role: 'user', content: 'hi' },
+        { role: 'robot', content: 'beep' },
+        { role: 'assistant', tool_calls: [{ function: { arguments: '{}' } }] },
+      ],
     };
     let err: unknown;
     try {
@@ -45,7 +49,9 @@ describe('bad input gets a clear error naming the problem', () => {
 
   it('a bad timestamp and an out-of-range outcome score are named', () => {
     const request = { app: 'a', user: 'u', sessionId: 's', events: [{ role: 'user', content: 'x', timestamp: 'yesterday' }], outcome: { status: 'success', score: 1.5 } };
-    expect(() => parseInput(LearningJobRequestSchema, request, 'learning job request')).toThrow(/timestamp must be an ISO-8601 date-time[\s\S]*outcome score must be in \[0,1\]|outcome score must be in \[0,1\][\s\S]*timestamp/);
+    expect(() => parseInput(LearningJobRequestSchema, request, 'learning job request')).toThrow(
+      /timestamp must be an ISO-8601 date-time[\s\S]*outcome score must be in \[0,1\]|outcome score must be in \[0,1\][\s\S]*timestamp/,
+    );
   });
 
   it('a hostile scope id is confined to one safe key segment', () => {

@@ -22,7 +22,14 @@ async function restricted(filePath: string): Promise<string[]> {
 
 describe('lint', () => {
   it('keeps Node built-ins, clocks, randomness, timers and process out of workflows/ and core/', async () => {
-    const expected = ['1:no-restricted-imports', '2:no-restricted-imports', '3:no-restricted-properties', '3:no-restricted-properties', '4:no-restricted-globals', '5:no-restricted-globals'];
+    const expected = [
+      '1:no-restricted-imports',
+      '2:no-restricted-imports',
+      '3:no-restricted-properties',
+      '3:no-restricted-properties',
+      '4:no-restricted-globals',
+      '5:no-restricted-globals',
+    ];
     expect(await restricted('workflows/example.ts')).toEqual(expected);
     expect(await restricted('core/gepa/example.ts')).toEqual(expected);
     expect(await restricted('activities/example.ts')).toEqual([]);

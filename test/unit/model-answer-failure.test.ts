@@ -8,7 +8,11 @@ const failWith = (e: unknown) => asModelAnswer(() => Promise.reject(e));
 
 describe('asModelAnswer', () => {
   it('malformed answers, HTTP error statuses and timeouts are model answers (non-retryable, counted by the workflow)', async () => {
-    for (const e of [ApplicationFailure.retryable('review_decision: not JSON', 'MalformedModelAnswer'), new OpenAI.APIConnectionTimeoutError(), OpenAI.APIError.generate(500, { error: { message: 'overloaded' } }, 'overloaded', new Headers())]) {
+    for (const e of [
+      ApplicationFailure.retryable('review_decision: not JSON', 'MalformedModelAnswer'),
+      new OpenAI.APIConnectionTimeoutError(),
+      OpenAI.APIError.generate(500, { error: { message: 'overloaded' } }, 'overloaded', new Headers()),
+    ]) {
       const thrown = await failWith(e).catch((x: unknown) => x);
       expect(thrown).toBeInstanceOf(ApplicationFailure);
       expect(thrown).toMatchObject({ type: 'ModelAnswerFailure', nonRetryable: true, message: (e as Error).message });

@@ -76,7 +76,12 @@ describe('AES-256-GCM payload codec', () => {
     data[20] = data[20]! ^ 1;
     await expect(codec.decode([{ ...enc!, data }])).rejects.toThrow(/altered/);
     const relabelled = { ...enc!, metadata: { ...enc!.metadata, [KEY_ID_METADATA]: Buffer.from('k1x') } };
-    await expect(new AesGcmPayloadCodec([{ id: 'k1', key: key() }, { id: 'k1x', key: key() }]).decode([relabelled])).rejects.toThrow(PayloadDecryptionError);
+    await expect(
+      new AesGcmPayloadCodec([
+        { id: 'k1', key: key() },
+        { id: 'k1x', key: key() },
+      ]).decode([relabelled]),
+    ).rejects.toThrow(PayloadDecryptionError);
     expect(await codec.decode([payload])).toEqual([payload]);
   });
 });

@@ -8,7 +8,9 @@ import { REPO_ROOT } from '../../infra/paths';
 
 // The documented forms of docs/platform-contract.md, checked against the code.
 // Table cells are compared with their padding collapsed: a formatter may realign the columns.
-const doc = readFileSync(join(REPO_ROOT, 'docs', 'platform-contract.md'), 'utf8').replace(/ {2,}\|/g, ' |').replace(/\| {2,}/g, '| ');
+const doc = readFileSync(join(REPO_ROOT, 'docs', 'platform-contract.md'), 'utf8')
+  .replace(/ {2,}\|/g, ' |')
+  .replace(/\| {2,}/g, '| ');
 const schema = (name: string) => JSON.parse(readFileSync(join(REPO_ROOT, 'schemas', `${name}.schema.json`), 'utf8')) as { properties: Record<string, { pattern?: string }> };
 
 describe('scope key grammar', () => {
@@ -60,6 +62,17 @@ describe('segment id and workflow ids', () => {
 describe('published result schemas', () => {
   it('job outcome and experiment result are published', () => {
     for (const name of ['job-outcome', 'experiment-result', 'session-workflow-start']) expect(doc).toContain(`schemas/${name}.schema.json`);
-    expect(Object.keys(schema('job-outcome').properties)).toEqual(['jobId', 'scopeKey', 'sessionId', 'status', 'reason', 'deltaEvents', 'cursorAdvanced', 'revisions', 'dropped', 'quarantinedAfter']);
+    expect(Object.keys(schema('job-outcome').properties)).toEqual([
+      'jobId',
+      'scopeKey',
+      'sessionId',
+      'status',
+      'reason',
+      'deltaEvents',
+      'cursorAdvanced',
+      'revisions',
+      'dropped',
+      'quarantinedAfter',
+    ]);
   });
 });

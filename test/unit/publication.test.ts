@@ -22,7 +22,10 @@ describe('nextPointer', () => {
   });
 
   it('writes a tombstone for a delete and refuses a live pointer without a spec', () => {
-    expect(nextPointer(undefined, { skillId: 'k', revisionId: 'd', managed: true, deleted: true }, { opId: 'o', at: '2026-01-01T00:00:00.000Z' })).toMatchObject({ deleted: true, seq: 1 });
+    expect(nextPointer(undefined, { skillId: 'k', revisionId: 'd', managed: true, deleted: true }, { opId: 'o', at: '2026-01-01T00:00:00.000Z' })).toMatchObject({
+      deleted: true,
+      seq: 1,
+    });
     expect(() => nextPointer(undefined, { skillId: 'k', revisionId: 'r', managed: true, deleted: false }, { opId: 'o', at: '2026-01-01T00:00:00.000Z' })).toThrow(/no skill spec/);
   });
 });
@@ -32,7 +35,11 @@ describe('decidePublication (idempotence by operation id)', () => {
 
   it('applies a new operation, recognises an applied one, even after newer operations', () => {
     expect(decidePublication({ pointer: undefined, opId: 'a' })).toEqual({ kind: 'apply' });
-    const p = pointerAfter([['a', 'r1', at(1)], ['b', 'r2', at(2)], ['c', 'r3', at(3)]]);
+    const p = pointerAfter([
+      ['a', 'r1', at(1)],
+      ['b', 'r2', at(2)],
+      ['c', 'r3', at(3)],
+    ]);
     expect(decidePublication({ pointer: p, opId: 'a' })).toEqual({ kind: 'applied', applied: { opId: 'a', revisionId: 'r1', seq: 1 } });
     expect(decidePublication({ pointer: p, opId: 'd' })).toEqual({ kind: 'apply' });
   });
@@ -47,7 +54,10 @@ describe('decidePublication (idempotence by operation id)', () => {
   });
 
   it('rejects a stale parent, but an applied operation is still recognised first', () => {
-    const p = pointerAfter([['a', 'r1', at(1)], ['b', 'r2', at(2)]]);
+    const p = pointerAfter([
+      ['a', 'r1', at(1)],
+      ['b', 'r2', at(2)],
+    ]);
     expect(decidePublication({ pointer: p, opId: 'g', requireParentId: 'r1' })).toEqual({ kind: 'stale_parent', activeRevisionId: 'r2' });
     expect(decidePublication({ pointer: p, opId: 'g', requireParentId: 'r2' })).toEqual({ kind: 'apply' });
     expect(decidePublication({ pointer: p, opId: 'b', requireParentId: 'r1' })).toMatchObject({ kind: 'applied' });
@@ -57,10 +67,18 @@ describe('decidePublication (idempotence by operation id)', () => {
 
 describe('revisionStatus (derived from the pointer)', () => {
   const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
-  const rev = (id: string, status: 'active' | 'archived' | 'pending_approval' | 'rejected' | 'pending', decidedAt: string) => ({ id, status, updatedAt: decidedAt, promotedAt: decidedAt });
+  const rev = (id: string, status: 'active' | 'archived' | 'pending_approval' | 'rejected' | 'pending', decidedAt: string) => ({
+    id,
+    status,
+    updatedAt: decidedAt,
+    promotedAt: decidedAt,
+  });
 
   it('the revision the pointer names is active; others published before are archived', () => {
-    const p = pointerAfter([['a', 'r1', at(1)], ['b', 'r2', at(2)]]);
+    const p = pointerAfter([
+      ['a', 'r1', at(1)],
+      ['b', 'r2', at(2)],
+    ]);
     expect(revisionStatus(p, rev('r2', 'active', at(2)))).toBe('active');
     expect(revisionStatus(p, rev('r1', 'active', at(1)))).toBe('archived');
     expect(revisionStatus(p, rev('r1', 'archived', at(1)))).toBe('archived');
@@ -81,7 +99,11 @@ describe('revisionStatus (derived from the pointer)', () => {
   });
 
   it('a rollback target becomes active, the revision it replaced archived, by the pointer alone', () => {
-    const p = pointerAfter([['a', 'r1', at(1)], ['b', 'r2', at(2)], ['rb', 'r1', at(3)]]);
+    const p = pointerAfter([
+      ['a', 'r1', at(1)],
+      ['b', 'r2', at(2)],
+      ['rb', 'r1', at(3)],
+    ]);
     expect(revisionStatus(p, rev('r1', 'active', at(1)))).toBe('active');
     expect(revisionStatus(p, rev('r2', 'active', at(2)))).toBe('archived');
   });

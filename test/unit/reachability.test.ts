@@ -17,7 +17,9 @@ describe('unreachable services', () => {
   it('names the configured service a raw network error is about, in one line', () => {
     const e = explainUnreachable(netError('ECONNREFUSED', '127.0.0.1', 8333), config);
     expect(e).toBeInstanceOf(ServiceUnavailableError);
-    expect(e!.message).toBe('S3 at http://127.0.0.1:8333 cannot be reached (ECONNREFUSED): run `npx evolution infra up` for the local services, or set S3_ENDPOINT to where it runs');
+    expect(e!.message).toBe(
+      'S3 at http://127.0.0.1:8333 cannot be reached (ECONNREFUSED): run `npx evolution infra up` for the local services, or set S3_ENDPOINT to where it runs',
+    );
     const wrapped = new Error('request failed', { cause: netError('ETIMEDOUT', '10.0.0.7', 443) });
     expect(explainUnreachable(wrapped, config)).toBeUndefined(); // an address we were not configured with
     expect(explainUnreachable(new Error('boom'), config)).toBeUndefined();

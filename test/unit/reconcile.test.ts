@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ExistingSkill, ReviewDecision, SkillSpec } from '../../core/schemas';
-import {
-  findExistingSkill,
-  isTaskVariantSeparator,
-  jaccard,
-  normalizeSkillName,
-  quantifiedFamilyKey,
-  reconcileDecision,
-  significantWords,
-} from '../../core/learning';
+import { findExistingSkill, isTaskVariantSeparator, jaccard, normalizeSkillName, quantifiedFamilyKey, reconcileDecision, significantWords } from '../../core/learning';
 
 const spec = (name: string, over: Partial<SkillSpec> = {}): SkillSpec => ({
   name,
@@ -71,7 +63,13 @@ describe('Rule 1: name superset', () => {
     expect(r.decision.updates[0].new_spec.name).toBe('Foo Workflow');
     expect(r.decision.updates[0].reason).toBe('auto-merged by reconciler: candidate "Foo Workflow - 3 Cities" is a strict task-variant superset of existing skill "Foo Workflow"');
     expect(r.events).toEqual([
-      { kind: 'rewrite_to_update', list: 'creates', original: 'Foo Workflow - 3 Cities', target: 'Foo Workflow', reason: 'candidate is a strict task-variant superset of existing skill "Foo Workflow"' },
+      {
+        kind: 'rewrite_to_update',
+        list: 'creates',
+        original: 'Foo Workflow - 3 Cities',
+        target: 'Foo Workflow',
+        reason: 'candidate is a strict task-variant superset of existing skill "Foo Workflow"',
+      },
     ]);
   });
 
@@ -95,7 +93,13 @@ describe('Rule 1: name superset', () => {
     expect(r.decision.creates).toEqual([]);
     expect(r.decision.updates.map((u) => u.new_spec.description)).toEqual(['explicit']);
     expect(r.events).toEqual([
-      { kind: 'drop_conflicts_with_existing_update', list: 'creates', original: 'Foo Workflow - 3 Cities', target: 'Foo Workflow', reason: 'the reviewer already emitted an explicit update for this parent' },
+      {
+        kind: 'drop_conflicts_with_existing_update',
+        list: 'creates',
+        original: 'Foo Workflow - 3 Cities',
+        target: 'Foo Workflow',
+        reason: 'the reviewer already emitted an explicit update for this parent',
+      },
     ]);
   });
 
@@ -185,7 +189,9 @@ describe('Rule 4: word overlap', () => {
   });
 
   it('skips the rewrite when the target is being deleted', () => {
-    const r = reconcileDecision(decision({ creates: [spec('Geopolitical Market Impact Analysis')], deletions: ['Geopolitical Market Analysis'] }), [ex('Geopolitical Market Analysis')]);
+    const r = reconcileDecision(decision({ creates: [spec('Geopolitical Market Impact Analysis')], deletions: ['Geopolitical Market Analysis'] }), [
+      ex('Geopolitical Market Analysis'),
+    ]);
     expect(r.decision.creates).toHaveLength(1);
   });
 });
@@ -241,14 +247,17 @@ describe('normalization and write isolation', () => {
 
   it('resolves an update to the existing exact name and forces new_spec.name to it', () => {
     const r = reconcileDecision(decision({ updates: [{ name: '  weather   workflow ', new_spec: spec('Something Else'), reason: ' better ' }] }), [ex('Weather Workflow')]);
-    expect(r.decision.updates).toEqual([{ name: 'Weather Workflow', reason: 'better', new_spec: { ...spec('Weather Workflow'), name: 'Weather Workflow', when_to_use: 'when Something Else', steps: ['step for Something Else', 'verify'] } }]);
+    expect(r.decision.updates).toEqual([
+      {
+        name: 'Weather Workflow',
+        reason: 'better',
+        new_spec: { ...spec('Weather Workflow'), name: 'Weather Workflow', when_to_use: 'when Something Else', steps: ['step for Something Else', 'verify'] },
+      },
+    ]);
   });
 
   it('gives one list per skill: deletions beat updates beat creates', () => {
-    const r = reconcileDecision(
-      decision({ deletions: ['Old'], updates: [{ name: 'old', new_spec: spec('old'), reason: '' }], creates: [spec('OLD')] }),
-      [ex('Old')],
-    );
+    const r = reconcileDecision(decision({ deletions: ['Old'], updates: [{ name: 'old', new_spec: spec('old'), reason: '' }], creates: [spec('OLD')] }), [ex('Old')]);
     expect(r.decision.deletions).toEqual(['Old']);
     expect(r.decision.updates).toEqual([]);
     expect(r.decision.creates).toEqual([]);

@@ -7,7 +7,11 @@ describe('redactSessionEvents', () => {
     const events: SessionEvent[] = [
       { role: 'user', content: `my key is ${key}`, timestamp: '2026-11-29T10:00:00Z' },
       { role: 'user', content: [{ type: 'text', text: `again ${key}` }] },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'shell', arguments: JSON.stringify({ command: `export AWS_ACCESS_KEY_ID=${key}` }) } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'shell', arguments: JSON.stringify({ command: `export AWS_ACCESS_KEY_ID=${key}` }) } }],
+      },
       { role: 'tool', tool_call_id: 'c1', content: 'ok' },
     ];
     const out = redactSessionEvents(events);

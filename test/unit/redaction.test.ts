@@ -55,7 +55,16 @@ describe('redactSecrets', () => {
   });
 
   it('stays linear on long dotted, dashed and URL-like runs', HANG_GUARD, () => {
-    for (const big of ['a.'.repeat(300_000), 'x-'.repeat(300_000), `https://${'h.'.repeat(200_000)}`, `"k${'_'.repeat(300_000)}`, 'eyJ-'.repeat(100_000), 'a='.repeat(100_000), 'k:'.repeat(100_000), '?a=b'.repeat(50_000)]) {
+    for (const big of [
+      'a.'.repeat(300_000),
+      'x-'.repeat(300_000),
+      `https://${'h.'.repeat(200_000)}`,
+      `"k${'_'.repeat(300_000)}`,
+      'eyJ-'.repeat(100_000),
+      'a='.repeat(100_000),
+      'k:'.repeat(100_000),
+      '?a=b'.repeat(50_000),
+    ]) {
       expect(redactSecrets(big)).toBe(big);
     }
   });
@@ -80,7 +89,14 @@ describe('findSecrets', () => {
   });
 
   it('does not flag placeholders or redacted values', () => {
-    for (const text of ['password=$DB_PASSWORD', 'api_key: <your key here>', 'token=[REDACTED]', 'set the api key header', 'password: ********', 'Authorization: Bearer {{token}}']) {
+    for (const text of [
+      'password=$DB_PASSWORD',
+      'api_key: <your key here>',
+      'token=[REDACTED]',
+      'set the api key header',
+      'password: ********',
+      'Authorization: Bearer {{token}}',
+    ]) {
       expect(findSecrets(text)).toEqual([]);
     }
   });
@@ -94,7 +110,12 @@ describe('redaction gaps found by canary secrets (issue 9, item 2)', () => {
     ['label: NAME=secret after more text', 'error: retry 3: API_TOKEN=tok3ncanary9', 'error: retry 3: API_TOKEN=[REDACTED]', 'tok3ncanary9'],
     ['URL query api_key', 'GET https://api.example.com/v1?city=Paris&api_key=k3ycanary77 200', 'GET https://api.example.com/v1?city=Paris&api_key=[REDACTED] 200', 'k3ycanary77'],
     ['URL query access_token', 'see https://x.example/cb?access_token=acc3sscanary#frag', 'see https://x.example/cb?access_token=[REDACTED]#frag', 'acc3sscanary'],
-    ['URL query sig', 'blob https://acct.blob.core.windows.net/c/f?sv=2020&sig=s1gcanaryAbc%3D&se=1', 'blob https://acct.blob.core.windows.net/c/f?sv=2020&sig=[REDACTED]&se=1', 's1gcanaryAbc'],
+    [
+      'URL query sig',
+      'blob https://acct.blob.core.windows.net/c/f?sv=2020&sig=s1gcanaryAbc%3D&se=1',
+      'blob https://acct.blob.core.windows.net/c/f?sv=2020&sig=[REDACTED]&se=1',
+      's1gcanaryAbc',
+    ],
     ['AKIA id glued to a word', `tool deploy_${AKIA} ran`, 'tool deploy_[REDACTED] ran', AKIA],
     ['bare AWS secret next to an AKIA id', `creds ${AKIA} ${AWS_SECRET} ok`, 'creds [REDACTED] [REDACTED] ok', AWS_SECRET],
     ['bare AWS secret before an AKIA id', `creds ${AWS_SECRET}:${AKIA}`, 'creds [REDACTED]:[REDACTED]', AWS_SECRET],

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../core/schemas';
-import {
-  buildReviewContext,
-  deltaAfterCursor,
-  isSkillWriteToolCall,
-  looksLikeCorrection,
-  looksLikeToolError,
-  shouldReview,
-  type ReviewContext,
-} from '../../core/learning';
+import { buildReviewContext, deltaAfterCursor, isSkillWriteToolCall, looksLikeCorrection, looksLikeToolError, shouldReview, type ReviewContext } from '../../core/learning';
 
 const user = (content: string, timestamp?: string): SessionEvent => ({ role: 'user', content, timestamp });
 const assistant = (content: string, timestamp?: string): SessionEvent => ({ role: 'assistant', content, timestamp });
@@ -67,7 +59,17 @@ describe('buildReviewContext', () => {
 
 describe('heuristics', () => {
   it('recognises correction phrases', () => {
-    for (const t of ['No, use Celsius', "That's not right", 'wrong city', 'use metric instead', 'please fix the totals', 'You forgot Berlin', 'I meant tomorrow', 'nope', 'That\u2019s incorrect']) {
+    for (const t of [
+      'No, use Celsius',
+      "That's not right",
+      'wrong city',
+      'use metric instead',
+      'please fix the totals',
+      'You forgot Berlin',
+      'I meant tomorrow',
+      'nope',
+      'That\u2019s incorrect',
+    ]) {
       expect(looksLikeCorrection(t)).toBe(true);
     }
     for (const t of ['No problem at all', 'thanks', 'piano, violin', 'great job']) expect(looksLikeCorrection(t)).toBe(false);
@@ -96,7 +98,15 @@ describe('heuristics', () => {
   });
 
   it('recognises tool errors', () => {
-    for (const t of ['Error: not found', 'request failed: 503', '{"error": "rate limited"}', 'Traceback (most recent call last)', 'connection timed out', 'HTTP 500', 'status: 404']) {
+    for (const t of [
+      'Error: not found',
+      'request failed: 503',
+      '{"error": "rate limited"}',
+      'Traceback (most recent call last)',
+      'connection timed out',
+      'HTTP 500',
+      'status: 404',
+    ]) {
       expect(looksLikeToolError(t)).toBe(true);
     }
     for (const t of ['{"error": null, "temp": 3}', '0 errors found', '{"status": 200}', 'ok']) expect(looksLikeToolError(t)).toBe(false);

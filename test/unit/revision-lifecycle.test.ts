@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { REVISION_STATUSES, type RevisionStatus } from '../../core';
-import {
-  REVISION_TRANSITIONS,
-  canTransition,
-  illegalTransitionMessage,
-  isTerminalStatus,
-  judgeTransition,
-} from '../../core/revision-lifecycle';
+import { REVISION_TRANSITIONS, canTransition, illegalTransitionMessage, isTerminalStatus, judgeTransition } from '../../core/revision-lifecycle';
 
 // The table of DESIGN.md "Revision lifecycle", written out independently of the implementation.
 const EXPECTED: Record<RevisionStatus, RevisionStatus[]> = {
@@ -39,8 +33,6 @@ describe('revision lifecycle', () => {
 
   it('explains a refused move', () => {
     expect(illegalTransitionMessage('r1', 'rejected', 'active')).toBe('revision r1 cannot move from rejected to active (rejected is terminal)');
-    expect(illegalTransitionMessage('r2', 'active', 'pending_approval')).toBe(
-      'revision r2 cannot move from active to pending_approval (allowed from active: archived)',
-    );
+    expect(illegalTransitionMessage('r2', 'active', 'pending_approval')).toBe('revision r2 cannot move from active to pending_approval (allowed from active: archived)');
   });
 });

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { applyIndexChanges, mostRelevant, newerChange, reconcileIndex, type IndexChange } from '../../core';
 
-const live = (skillId: string, seq: number, revisionId = `${skillId}-r${seq}`): IndexChange => ({ skillId, seq, revisionId, entry: { name: skillId, description: `about ${skillId}`, managed: true }, markdown: `# ${skillId}` });
+const live = (skillId: string, seq: number, revisionId = `${skillId}-r${seq}`): IndexChange => ({
+  skillId,
+  seq,
+  revisionId,
+  entry: { name: skillId, description: `about ${skillId}`, managed: true },
+  markdown: `# ${skillId}`,
+});
 const gone = (skillId: string, seq: number): IndexChange => ({ skillId, seq, revisionId: `${skillId}-del` });
 const empty = { skills: [], removed: [] };
 

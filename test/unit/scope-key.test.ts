@@ -1,7 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { ScopeError, isSafeSegment, safeSegment, scopeKey, skillIdForName } from '../../core/skills';
 
-const HOSTILE = ['../etc', 'a/b', '..', '.', '', 'x'.repeat(10_000), 'ünïcödé', '日本', 'a\u0000b', '%2e%2e', '%2e%2e%2fetc', '.hidden', 'a\\b', ' lead', 'a b', 'x'.repeat(65), '-dash', 'CON\n'];
+const HOSTILE = [
+  '../etc',
+  'a/b',
+  '..',
+  '.',
+  '',
+  'x'.repeat(10_000),
+  'ünïcödé',
+  '日本',
+  'a\u0000b',
+  '%2e%2e',
+  '%2e%2e%2fetc',
+  '.hidden',
+  'a\\b',
+  ' lead',
+  'a b',
+  'x'.repeat(65),
+  '-dash',
+  'CON\n',
+];
 
 describe('safeSegment', () => {
   it('keeps conservative identifiers verbatim', () => {

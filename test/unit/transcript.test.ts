@@ -11,7 +11,13 @@ describe('buildTranscript', () => {
       { role: 'user', content: 'Weather in Paris?' },
       { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'forecast', arguments: ' {"city":"Paris"} ' } }] },
       { role: 'tool', tool_call_id: 'c1', content: '{"temp": 21}' },
-      { role: 'assistant', content: [{ type: 'text', text: 'It is ' }, { type: 'text', text: '21°C.' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'It is ' },
+          { type: 'text', text: '21°C.' },
+        ],
+      },
     ];
     const t = buildTranscript(events);
     expect(t.omitted).toBeUndefined();
@@ -32,7 +38,14 @@ describe('buildTranscript', () => {
   it('bounds and redacts tool names and message names like content', () => {
     const longName = `tool_${'x'.repeat(5000)}`;
     const events: SessionEvent[] = [
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', function: { name: longName, arguments: '{}' } }, { id: 'c2', function: { name: 'deploy_AKIAIOSFODNN7EXAMPLE', arguments: '{}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'c1', function: { name: longName, arguments: '{}' } },
+          { id: 'c2', function: { name: 'deploy_AKIAIOSFODNN7EXAMPLE', arguments: '{}' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'c1', content: 'ok' },
       { role: 'tool', tool_call_id: 'c2', content: 'ok' },
       { role: 'tool', name: `n_${'y'.repeat(5000)}`, content: 'ok' },

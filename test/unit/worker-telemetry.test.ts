@@ -49,16 +49,30 @@ describe('product metrics observed at the activity boundary', () => {
     expect(names('rollbackSkill', {})).toEqual([`${PRODUCT_METRICS.rollbacks}{}`]);
     expect(names('evaluateCandidate', { cases: [1, 2, 3] })).toEqual([`${PRODUCT_METRICS.gepaMetricCalls}{"outcome":"success"}`]);
     expect(observe('evaluateCandidate', [{ cases: [1, 2, 3] }], undefined, undefined, 1).counters[0]!.value).toBe(3);
-    expect(names('recordExperimentResult', { report: { status: 'failed', stopReason: 'time_limit' } })).toEqual([`${PRODUCT_METRICS.experiments}{"status":"failed","stop_reason":"time_limit"}`]);
+    expect(names('recordExperimentResult', { report: { status: 'failed', stopReason: 'time_limit' } })).toEqual([
+      `${PRODUCT_METRICS.experiments}{"status":"failed","stop_reason":"time_limit"}`,
+    ]);
     expect(observe('publishRevision', [{ auditAction: 'approve' }], undefined, new Error('x'), 1).counters).toEqual([]);
     expect(observe('loadGovernance', [], {}, undefined, 1)).toEqual({ counters: [], histograms: [] });
   });
 });
 
 describe('worker log lines', () => {
-  const entry = { level: 'INFO' as const, message: 'Activity completed', timestampNanos: 1_700_000_000_000_000_000n, meta: { workflowId: 'approval/rev-1', activityType: 'publishRevision' } };
+  const entry = {
+    level: 'INFO' as const,
+    message: 'Activity completed',
+    timestampNanos: 1_700_000_000_000_000_000n,
+    meta: { workflowId: 'approval/rev-1', activityType: 'publishRevision' },
+  };
   it('JSON with time, level, message and the revision id lifted from the workflow id', () => {
-    expect(JSON.parse(jsonLine(entry))).toEqual({ time: '2023-11-14T22:13:20.000Z', level: 'INFO', message: 'Activity completed', revisionId: 'rev-1', workflowId: 'approval/rev-1', activityType: 'publishRevision' });
+    expect(JSON.parse(jsonLine(entry))).toEqual({
+      time: '2023-11-14T22:13:20.000Z',
+      level: 'INFO',
+      message: 'Activity completed',
+      revisionId: 'rev-1',
+      workflowId: 'approval/rev-1',
+      activityType: 'publishRevision',
+    });
     expect(JSON.parse(jsonLine({ ...entry, meta: { workflowId: 'experiment/exp-9' } })).experimentId).toBe('exp-9');
     expect(JSON.parse(jsonLine({ ...entry, meta: { workflowId: 'learning/apps/a/s/x' } })).jobId).toBe('learning/apps/a/s/x');
   });

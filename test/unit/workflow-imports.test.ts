@@ -82,6 +82,16 @@ describe('workflow bundle imports', () => {
 
   it('follows the real graph (sanity: the workflows and the pure core files they use are reached)', () => {
     const reached = [...graph.files.keys()].map((f) => relative(ROOT, f));
-    expect(reached).toEqual(expect.arrayContaining(['workflows/learning-job.ts', 'workflows/session.ts', 'workflows/approval.ts', 'workflows/rollback.ts', 'workflows/scope-index.ts', 'core/publication/operations.ts', 'core/workflow-inputs/index.ts']));
+    expect(reached).toEqual(
+      expect.arrayContaining([
+        'workflows/learning-job.ts',
+        'workflows/session.ts',
+        'workflows/approval.ts',
+        'workflows/rollback.ts',
+        'workflows/scope-index.ts',
+        'core/publication/operations.ts',
+        'core/workflow-inputs/index.ts',
+      ]),
+    );
   });
 });

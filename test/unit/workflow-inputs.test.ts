@@ -37,7 +37,17 @@ const batch = {
 
 describe('workflow input checks (plain functions run first by every workflow)', () => {
   it('describes hostile values for messages', () => {
-    expect([undefined, null, [], {}, Number.NaN, Infinity, 'x', '', 3].map(describeValue)).toEqual(['missing', 'null', 'an array', 'an object', 'a number (NaN)', 'a number (Infinity)', 'a string', 'an empty string', 'a number']);
+    expect([undefined, null, [], {}, Number.NaN, Infinity, 'x', '', 3].map(describeValue)).toEqual([
+      'missing',
+      'null',
+      'an array',
+      'an object',
+      'a number (NaN)',
+      'a number (Infinity)',
+      'a string',
+      'an empty string',
+      'a number',
+    ]);
   });
 
   it('accepts well-formed inputs', () => {

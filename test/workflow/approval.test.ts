@@ -42,7 +42,13 @@ describe('approval workflow on the time-skipping server', () => {
     expect(audit.map((e) => e.action)).toEqual(['write_revision', 'auto_expire']);
     expect(audit[1]).toMatchObject({ actor: 'auto-expire', revisionId: ref.revisionId, status: 'active' });
     // SKILL.md is materialized by the scope's index workflow (on skipped time its ack may time out first).
-    await vi.waitFor(async () => expect((await h.store.readPublished(ref.scopeKey, ref.skillId)) as { markdown: string }).toMatchObject({ markdown: expect.stringContaining(`name: "${stored!.spec!.name}"`) }), { timeout: 30_000, interval: 200 });
+    await vi.waitFor(
+      async () =>
+        expect((await h.store.readPublished(ref.scopeKey, ref.skillId)) as { markdown: string }).toMatchObject({
+          markdown: expect.stringContaining(`name: "${stored!.spec!.name}"`),
+        }),
+      { timeout: 30_000, interval: 200 },
+    );
   });
 
   it('approves by update (active), then rejects an update of the same skill by signal (pointer unchanged)', async () => {
@@ -67,7 +73,11 @@ describe('approval workflow on the time-skipping server', () => {
     const v2 = await storeHeldRevision(h.store, { app, name, action: 'update', parentId: v1.ref.revisionId, spec: { ...sampleSpec(name), pitfalls: ['Say Celsius.'] } });
     expect(v2.ref.skillId).toBe(v1.ref.skillId);
     const rejected = await h.run(async () => {
-      const handle = await h.env.client.workflow.start(approvalWorkflow, { taskQueue: h.taskQueue, workflowId: approvalWorkflowId(v2.ref.revisionId), args: [{ revision: v2.ref, timeoutMs: 72 * HOUR }] });
+      const handle = await h.env.client.workflow.start(approvalWorkflow, {
+        taskQueue: h.taskQueue,
+        workflowId: approvalWorkflowId(v2.ref.revisionId),
+        args: [{ revision: v2.ref, timeoutMs: 72 * HOUR }],
+      });
       await handle.signal(decideSignal, { decision: 'reject', reviewer: 'bob', comment: 'not better' });
       return handle.result();
     });
@@ -94,11 +104,21 @@ describe('approval workflow on the time-skipping server', () => {
     // Both updates are admitted before any worker polls this queue, so the workflow is
     // guaranteed to be running (undecided → decided) when the second one is validated.
     const taskQueue = uniqueName('ts-deferred');
-    const handle = await h.env.client.workflow.start(approvalWorkflow, { taskQueue, workflowId: approvalWorkflowId(ref.revisionId), args: [{ revision: ref, timeoutMs: 72 * HOUR }] });
+    const handle = await h.env.client.workflow.start(approvalWorkflow, {
+      taskQueue,
+      workflowId: approvalWorkflowId(ref.revisionId),
+      args: [{ revision: ref, timeoutMs: 72 * HOUR }],
+    });
     const first = handle.executeUpdate(decideUpdate, { args: [{ decision: 'approve', reviewer: 'alice' }] });
     await new Promise((r) => setTimeout(r, 300));
     const second = handle.executeUpdate(decideUpdate, { args: [{ decision: 'reject', reviewer: 'bob' }] });
-    const late = await Worker.create({ connection: h.env.nativeConnection, namespace: h.env.namespace ?? 'default', taskQueue, workflowBundle: await workflowBundle(), activities: createActivities(h.config) });
+    const late = await Worker.create({
+      connection: h.env.nativeConnection,
+      namespace: h.env.namespace ?? 'default',
+      taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities: createActivities(h.config),
+    });
     const [a, b, result] = await late.runUntil(async () => {
       const settled = await Promise.allSettled([first, second]);
       return [...settled, await handle.result()] as const;
@@ -120,7 +140,11 @@ describe('approval workflow on the time-skipping server', () => {
     // An invalid decision is refused by the validator too, before anything is recorded.
     const other = await storeHeldRevision(h.store);
     await h.run(async () => {
-      const h2 = await h.env.client.workflow.start(approvalWorkflow, { taskQueue: h.taskQueue, workflowId: approvalWorkflowId(other.ref.revisionId), args: [{ revision: other.ref }] });
+      const h2 = await h.env.client.workflow.start(approvalWorkflow, {
+        taskQueue: h.taskQueue,
+        workflowId: approvalWorkflowId(other.ref.revisionId),
+        args: [{ revision: other.ref }],
+      });
       await expect(h2.executeUpdate(decideUpdate, { args: [{ decision: 'approve', reviewer: 'auto-expire' }] })).rejects.toThrow(WorkflowUpdateFailedError);
       expect(await h2.query(approvalStatusQuery)).toMatchObject({ decided: false });
       await h2.terminate('test done');

@@ -37,7 +37,13 @@ beforeAll(async () => {
   };
   const submit = async (): Promise<Submitted> => {
     const skill = await seedManagedSkill(h.store);
-    const request = weatherRequest(evaluatorQueue, weatherDataset(), { scope: skill.scope, skillId: skill.skillId, parentRevisionId: skill.revisionId, submit: true, options: { maxIterations: 3 } });
+    const request = weatherRequest(evaluatorQueue, weatherDataset(), {
+      scope: skill.scope,
+      skillId: skill.skillId,
+      parentRevisionId: skill.revisionId,
+      submit: true,
+      options: { maxIterations: 3 },
+    });
     const handle = await plain.workflow.start(experimentWorkflow, { workflowId: `experiment/${uniqueName('ts-exp')}`, taskQueue: h.taskQueue, args: [{ request }] });
     return { skill, report: (await h.run(() => handle.result())) as ExperimentReport };
   };

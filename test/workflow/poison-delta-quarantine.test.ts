@@ -20,7 +20,9 @@ afterAll(async () => h?.close());
 /** The weather session whose first message makes every reviewer answer malformed; `n` makes each submission a new segment. */
 function poisonSession(n: number, extra: SessionEvent[] = []): SessionEvent[] {
   const events = exampleSession('weather-report');
-  const poisoned = events.map((e, i) => (i === 0 ? { ...e, content: `${e.content as string} [[fault:malformed]]` } : i === events.length - 1 ? { ...e, content: `${e.content as string} (submission ${n})` } : e));
+  const poisoned = events.map((e, i) =>
+    i === 0 ? { ...e, content: `${e.content as string} [[fault:malformed]]` } : i === events.length - 1 ? { ...e, content: `${e.content as string} (submission ${n})` } : e,
+  );
   return [...poisoned, ...extra];
 }
 

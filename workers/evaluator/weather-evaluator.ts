@@ -61,7 +61,10 @@ export function weatherEvaluatorActivities(options: WeatherEvaluatorOptions = {}
     async evaluateCandidate(raw: EvaluateActivityInput) {
       const parsed = EvaluateActivityInputSchema.safeParse(raw);
       if (!parsed.success) {
-        throw ApplicationFailure.nonRetryable(`invalid evaluate input: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`, INVALID_EVALUATOR_INPUT);
+        throw ApplicationFailure.nonRetryable(
+          `invalid evaluate input: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
+          INVALID_EVALUATOR_INPUT,
+        );
       }
       const input = parsed.data;
       const ctx = Context.current();

@@ -1,16 +1,7 @@
 import { ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../../activities';
-import {
-  assessPromotion,
-  chargeMetricCalls,
-  holdoutCalls,
-  seedCandidate,
-  winnerOf,
-  type Evidence,
-  type GepaSearchState,
-  type PromotionAssessment,
-} from '../../core';
+import { assessPromotion, chargeMetricCalls, holdoutCalls, seedCandidate, winnerOf, type Evidence, type GepaSearchState, type PromotionAssessment } from '../../core';
 import { approvalWorkflowId } from '../../core/governance';
 import { approvalWorkflow } from '../approval';
 import { storageRetry } from '../retry-policies';
@@ -40,13 +31,27 @@ export async function runHoldout(context: ExperimentContext, state: GepaSearchSt
   const seed = seedCandidate(state);
   const holdout = context.dataset.holdout;
   const assess = (seedScores: number[], winnerScores: number[]) =>
-    assessPromotion({ winnerIsSeed: winner.isSeed, holdoutCases: holdout, seedHoldoutScores: seedScores, winnerHoldoutScores: winnerScores, minHoldoutImprovement: context.options.minHoldoutImprovement });
+    assessPromotion({
+      winnerIsSeed: winner.isSeed,
+      holdoutCases: holdout,
+      seedHoldoutScores: seedScores,
+      winnerHoldoutScores: winnerScores,
+      minHoldoutImprovement: context.options.minHoldoutImprovement,
+    });
   if (holdout.length === 0) return { state, promotion: assess([], []), winnerObjectives: {}, seedObjectives: {} };
 
   const charged = chargeMetricCalls(state, holdoutCalls(holdout.length, winner.isSeed), 'holdout');
   const caseIds = holdout.map((c) => c.id);
   const batch = (recordId: string, candidateId: string, spec = seed.spec) =>
-    evaluateBatch(context, { recordId, phase: recordId === recordIds.holdoutSeed ? 'holdout-seed' : 'holdout-winner', split: 'holdout', caseIds, candidateId, spec, seed: state.holdoutSeed });
+    evaluateBatch(context, {
+      recordId,
+      phase: recordId === recordIds.holdoutSeed ? 'holdout-seed' : 'holdout-winner',
+      split: 'holdout',
+      caseIds,
+      candidateId,
+      spec,
+      seed: state.holdoutSeed,
+    });
   try {
     const [seedRun, winnerRun] = await Promise.all([
       batch(recordIds.holdoutSeed, seed.id),
@@ -103,7 +108,14 @@ export async function submitWinner(context: ExperimentContext, state: GepaSearch
       try {
         await startChild(approvalWorkflow, {
           workflowId,
-          args: [{ revision: { scopeKey: r.scopeKey, skillId: context.skillId!, revisionId: r.revisionId }, timeoutMs: governance.approvalTimeoutMs, requireParentId: context.parentRevisionId, source: 'gepa' }],
+          args: [
+            {
+              revision: { scopeKey: r.scopeKey, skillId: context.skillId!, revisionId: r.revisionId },
+              timeoutMs: governance.approvalTimeoutMs,
+              requireParentId: context.parentRevisionId,
+              source: 'gepa',
+            },
+          ],
           parentClosePolicy: ParentClosePolicy.ABANDON,
           searchAttributes: { EvolutionRevisionId: [r.revisionId], EvolutionSkillId: [context.skillId!], EvolutionScopeKey: [r.scopeKey], EvolutionKind: ['approval'] },
         });

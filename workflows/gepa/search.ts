@@ -156,14 +156,25 @@ async function runIteration(h: SearchHolder): Promise<void> {
   const childId = candidateIdFor(screening.fingerprint);
   const childBatch = await tryBatch(context, minibatch(recordIds.childMinibatch(n), 'feedback-child', childId, screening.spec));
   if ('failed' in childBatch) {
-    h.state = rejectIteration(chargeMetricCalls(h.state, plan.caseIds.length), plan, { outcome: 'evaluation_failed', reason: `child evaluation failed: ${childBatch.failed}`, parentMinibatchTotal: parentTotal, childId });
+    h.state = rejectIteration(chargeMetricCalls(h.state, plan.caseIds.length), plan, {
+      outcome: 'evaluation_failed',
+      reason: `child evaluation failed: ${childBatch.failed}`,
+      parentMinibatchTotal: parentTotal,
+      childId,
+    });
     return;
   }
   const childRun = recordMinibatch(h.state, plan, asEvaluations(childBatch));
   h.state = childRun.state;
   const verdict = judgeMinibatch(parentRun.run, childRun.run);
   if (!verdict.accepted) {
-    h.state = rejectIteration(h.state, plan, { outcome: 'not_better', reason: verdict.reason, parentMinibatchTotal: verdict.parentTotal, childMinibatchTotal: verdict.childTotal, childId });
+    h.state = rejectIteration(h.state, plan, {
+      outcome: 'not_better',
+      reason: verdict.reason,
+      parentMinibatchTotal: verdict.parentTotal,
+      childMinibatchTotal: verdict.childTotal,
+      childId,
+    });
     return;
   }
 

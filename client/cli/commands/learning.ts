@@ -60,7 +60,10 @@ export const learningCommands: Record<string, Command> = {
           [
             `job ${outcome.jobId}: ${outcome.status} — ${outcome.reason}`,
             `  delta ${outcome.deltaEvents} events, cursor ${outcome.cursorAdvanced ? 'advanced' : 'NOT advanced'}`,
-            ...outcome.revisions.map((r) => `  ${r.revisionId}  ${r.action} ${r.name}: ${r.status}${r.shadowBypassed ? ' (shadow)' : ''}${r.reasons.length ? `\n      ${r.reasons.join('\n      ')}` : ''}`),
+            ...outcome.revisions.map(
+              (r) =>
+                `  ${r.revisionId}  ${r.action} ${r.name}: ${r.status}${r.shadowBypassed ? ' (shadow)' : ''}${r.reasons.length ? `\n      ${r.reasons.join('\n      ')}` : ''}`,
+            ),
             ...outcome.dropped.map((d) => `  dropped ${d.list} "${d.name}": ${d.reason}`),
           ].join('\n'),
         );

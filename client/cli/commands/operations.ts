@@ -15,7 +15,9 @@ export const operationsCommands: Record<string, Command> = {
         codec: new AesGcmPayloadCodec(keys),
         port: numberFlag(ctx.args, 'port') ?? 8888,
         host: flag(ctx.args, 'host') ?? '127.0.0.1',
-        corsOrigins: flag(ctx.args, 'cors-origin')?.split(',').map((s) => s.trim()),
+        corsOrigins: flag(ctx.args, 'cors-origin')
+          ?.split(',')
+          .map((s) => s.trim()),
       });
       ctx.out({ url: server.url }, `codec server on ${server.url} (set it as the Temporal UI's codec endpoint)`);
       await new Promise<void>((resolve) => {

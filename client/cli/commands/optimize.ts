@@ -45,7 +45,10 @@ export const optimizeCommands: Record<string, Command> = {
       return withServices(ctx, async ({ temporal, store }) => {
         const started = await startExperiment({ client: temporal.client, store, config: ctx.config() }, request, { iterationsPerRun });
         if (!ctx.args.flags.has('wait')) {
-          ctx.out(started, `accepted: experiment ${started.experimentId} (workflow ${started.workflowId}) on dataset ${started.dataset.id}@${started.dataset.version}\n  follow it with: evolution experiment ${started.experimentId}`);
+          ctx.out(
+            started,
+            `accepted: experiment ${started.experimentId} (workflow ${started.workflowId}) on dataset ${started.dataset.id}@${started.dataset.version}\n  follow it with: evolution experiment ${started.experimentId}`,
+          );
           return 0;
         }
         const report = await waitForExperiment(temporal.client, started.experimentId);
@@ -56,7 +59,8 @@ export const optimizeCommands: Record<string, Command> = {
   },
   experiment: {
     usage: 'experiment EXPERIMENT_ID [--records]',
-    summary: 'status of an experiment: progress while running; scores, stop, promotion and submission when done; --records adds the iteration log, per-case evaluations and reflections',
+    summary:
+      'status of an experiment: progress while running; scores, stop, promotion and submission when done; --records adds the iteration log, per-case evaluations and reflections',
     run: async (ctx) => {
       const id = positional(ctx.args, 0, 'EXPERIMENT_ID');
       const { getExperiment, readExperimentRecords } = await import('../../optimization');
@@ -64,9 +68,12 @@ export const optimizeCommands: Record<string, Command> = {
         const view = await getExperiment({ client: temporal.client, store }, id);
         if (ctx.args.flags.has('records')) {
           const records = await readExperimentRecords(store, id);
-          ctx.out({ ...view, records }, () => `${viewText(view)}
+          ctx.out(
+            { ...view, records },
+            () => `${viewText(view)}
 
-${recordsText(records)}`);
+${recordsText(records)}`,
+          );
         } else ctx.out(view, () => viewText(view));
         return view.report ? exitCode(view.report) : view.status === 'running' ? 0 : 1;
       });
@@ -85,7 +92,15 @@ ${recordsText(records)}`);
           if (!OVERLAP_POLICIES.includes(overlap)) throw new UsageError(`--overlap must be one of ${OVERLAP_POLICIES.join(', ')}`);
           const view = await createExperimentSchedule(
             { client: temporal.client, store, config: ctx.config() },
-            { scheduleId: requiredFlag(ctx.args, 'id'), request: readJsonFile(requiredFlag(ctx.args, 'request'), '--request'), cron: flag(ctx.args, 'cron'), every: flag(ctx.args, 'every'), overlap, note: flag(ctx.args, 'note'), paused: ctx.args.flags.get('paused') === true },
+            {
+              scheduleId: requiredFlag(ctx.args, 'id'),
+              request: readJsonFile(requiredFlag(ctx.args, 'request'), '--request'),
+              cron: flag(ctx.args, 'cron'),
+              every: flag(ctx.args, 'every'),
+              overlap,
+              note: flag(ctx.args, 'note'),
+              paused: ctx.args.flags.get('paused') === true,
+            },
           );
           ctx.out(view, `created schedule\n${scheduleText(view)}`);
         } else if (sub === 'list') {

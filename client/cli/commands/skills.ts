@@ -39,7 +39,11 @@ export const skillCommands: Record<string, Command> = {
     run: async (ctx) => {
       const { scopeMetrics } = await import('../../metrics');
       const m = await scopeMetrics(await storeOnly(ctx), scopeKeyFromFlags(ctx.args));
-      ctx.out(m, () => Object.entries(m).map(([k, v]) => `${k.padEnd(20)} ${v}`).join('\n'));
+      ctx.out(m, () =>
+        Object.entries(m)
+          .map(([k, v]) => `${k.padEnd(20)} ${v}`)
+          .join('\n'),
+      );
     },
   },
 };

@@ -19,18 +19,46 @@ export function activityRoutes(deps: ConsoleDeps) {
     const [scopes, { events, metrics }] = await Promise.all([visibleScopes(deps.store, user), activityFor(deps, user, filter)]);
     const counterNames = Object.keys(Object.values(metrics)[0] ?? {});
     const form = html`<form method="get" action="/activity" class="card">
-<label>Scope <select name="scope"><option value="">all</option>${scopes.map((s) => html`<option value="${s}"${s === filter.scopeKey ? ' selected' : ''}>${s}</option>`)}</select></label>
-<label>Skill <input name="skill" value="${filter.skillId ?? ''}" size="18"></label>
-<label>Action <select name="action"><option value="">any</option>${AuditActionSchema.options.map((a) => html`<option${a === filter.action ? ' selected' : ''}>${a}</option>`)}</select></label>
-<label>Actor <input name="actor" value="${filter.actor ?? ''}" size="12"></label> <button>Filter</button></form>`;
+      <label
+        >Scope
+        <select name="scope">
+          <option value="">all</option>
+          ${scopes.map((s) => html`<option value="${s}" ${s === filter.scopeKey ? ' selected' : ''}>${s}</option>`)}
+        </select></label
+      >
+      <label>Skill <input name="skill" value="${filter.skillId ?? ''}" size="18" /></label>
+      <label
+        >Action
+        <select name="action">
+          <option value="">any</option>
+          ${AuditActionSchema.options.map((a) => html`<option${a === filter.action ? ' selected' : ''}>${a}</option>`)}
+        </select></label
+      >
+      <label>Actor <input name="actor" value="${filter.actor ?? ''}" size="12" /></label> <button>Filter</button>
+    </form>`;
     return c.html(
       layout(
         { title: 'Activity', session: c.get('session') },
         html`<h2>Governance counters</h2>
-<table><thead><tr><th>Counter</th>${Object.keys(metrics).map((scope) => html`<th>${scope}</th>`)}</tr></thead><tbody>${counterNames.map(
-          (n) => html`<tr><td>${n}</td>${Object.values(metrics).map((m) => html`<td>${m[n as keyof typeof m]}</td>`)}</tr>`,
-        )}</tbody></table>
-<h2>Audit log</h2>${form}${auditTable(events)}`,
+          <table>
+            <thead>
+              <tr>
+                <th>Counter</th>
+                ${Object.keys(metrics).map((scope) => html`<th>${scope}</th>`)}
+              </tr>
+            </thead>
+            <tbody>
+              ${counterNames.map(
+                (n) =>
+                  html`<tr>
+                    <td>${n}</td>
+                    ${Object.values(metrics).map((m) => html`<td>${m[n as keyof typeof m]}</td>`)}
+                  </tr>`,
+              )}
+            </tbody>
+          </table>
+          <h2>Audit log</h2>
+          ${form}${auditTable(events)}`,
       ),
     );
   });

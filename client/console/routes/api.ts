@@ -39,7 +39,15 @@ export function apiRoutes(deps: ConsoleDeps) {
   app.get('/api/skills/:skillId', async (c) => c.json(await skillTimelineFor(deps, c.get('user'), c.req.query('scope') ?? '', c.req.param('skillId'))));
   app.get('/api/experiments', async (c) => c.json({ experiments: await experimentsFor(deps, c.get('user')) }));
   app.get('/api/experiments/:id', async (c) => c.json(await experimentFor(deps, c.get('user'), c.req.param('id'))));
-  app.get('/api/activity', async (c) => c.json(await activityFor(deps, c.get('user'), activityFilter((n) => c.req.query(n)))));
+  app.get('/api/activity', async (c) =>
+    c.json(
+      await activityFor(
+        deps,
+        c.get('user'),
+        activityFilter((n) => c.req.query(n)),
+      ),
+    ),
+  );
   return app;
 }
 

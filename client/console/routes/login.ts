@@ -38,11 +38,12 @@ function loginPage(c: Context, opts: { next: string; error?: string; status?: 20
     layout(
       { title: 'Sign in' },
       html`${opts.error ? html`<div class="flash" role="alert">${opts.error}</div>` : ''}
-<form method="post" action="/login" class="card">
-<input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="next" value="${opts.next}">
-<label>Access token (or an OIDC ID token)<br><input type="password" name="token" autocomplete="current-password" size="60" autofocus></label>
-<p><button type="submit">Sign in</button></p></form>
-<p class="muted">Tokens are issued by whoever runs the console (users file EVOLUTION_CONSOLE_USERS); the demo prints one.</p>`,
+        <form method="post" action="/login" class="card">
+          <input type="hidden" name="_csrf" value="${csrf}" /><input type="hidden" name="next" value="${opts.next}" />
+          <label>Access token (or an OIDC ID token)<br /><input type="password" name="token" autocomplete="current-password" size="60" autofocus /></label>
+          <p><button type="submit">Sign in</button></p>
+        </form>
+        <p class="muted">Tokens are issued by whoever runs the console (users file EVOLUTION_CONSOLE_USERS); the demo prints one.</p>`,
     ),
     opts.status ?? 200,
   );

@@ -11,15 +11,38 @@ export function pendingRoutes(deps: ConsoleDeps) {
   app.get('/', async (c) => {
     const items = await pendingFor(deps, c.get('user'));
     const rows = items.map(
-      (i) => html`<tr><td><a href="/revisions/${encodeURIComponent(i.revisionId)}">${i.name}</a><div class="muted">${i.revisionId}</div></td>
-<td>${i.scopeKey}</td><td>${i.action}</td><td>${i.source === 'gepa' ? 'GEPA' : i.source}</td>
-<td title="${i.createdAt}">${ago(i.createdAt)}</td><td>${i.expiresAt ? html`<span title="${i.expiresAt}">${ago(i.expiresAt)}</span>` : 'never (waits for a person)'}</td></tr>`,
+      (i) =>
+        html`<tr>
+          <td>
+            <a href="/revisions/${encodeURIComponent(i.revisionId)}">${i.name}</a>
+            <div class="muted">${i.revisionId}</div>
+          </td>
+          <td>${i.scopeKey}</td>
+          <td>${i.action}</td>
+          <td>${i.source === 'gepa' ? 'GEPA' : i.source}</td>
+          <td title="${i.createdAt}">${ago(i.createdAt)}</td>
+          <td>${i.expiresAt ? html`<span title="${i.expiresAt}">${ago(i.expiresAt)}</span>` : 'never (waits for a person)'}</td>
+        </tr>`,
     );
     return c.html(
       layout(
         { title: 'Pending', session: c.get('session'), live: { url: '/live/pending', version: pendingVersion(items) } },
         items.length
-          ? html`<table><thead><tr><th>Skill</th><th>Scope</th><th>Action</th><th>Source</th><th>Held</th><th>Auto-promotes</th></tr></thead><tbody>${rows}</tbody></table>`
+          ? html`<table>
+              <thead>
+                <tr>
+                  <th>Skill</th>
+                  <th>Scope</th>
+                  <th>Action</th>
+                  <th>Source</th>
+                  <th>Held</th>
+                  <th>Auto-promotes</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${rows}
+              </tbody>
+            </table>`
           : html`<p>Nothing waits for a decision in your scopes.</p>`,
       ),
     );

@@ -39,15 +39,21 @@ export function layout(opts: LayoutOptions, body: Html): Html {
 ${opts.live ? html`<script src="/static/live.js" defer></script>` : ''}</head>
 <body${opts.live ? html` data-live="${opts.live.url}" data-live-version="${opts.live.version}"` : ''}>
 <header><strong>Evolution console</strong>
-${s ? html`<a href="/">Pending</a><a href="/skills">Skills</a><a href="/experiments">Experiments</a><a href="/activity">Activity</a>
-<span class="who">${s.user.name} (${s.user.role})
-<form method="post" action="/logout"><input type="hidden" name="_csrf" value="${s.csrf}"><button>Log out</button></form></span>` : ''}
+${
+  s
+    ? html`<a href="/">Pending</a><a href="/skills">Skills</a><a href="/experiments">Experiments</a><a href="/activity">Activity</a>
+        <span class="who"
+          >${s.user.name} (${s.user.role})
+          <form method="post" action="/logout"><input type="hidden" name="_csrf" value="${s.csrf}" /><button>Log out</button></form></span
+        >`
+    : ''
+}
 </header>
 <main>${flash ? html`<div class="flash" role="status">${flash}</div>` : ''}<h1>${opts.title}</h1>${body}</main>
 </body></html>`;
 }
 
-export const csrfField = (s: ConsoleSession) => html`<input type="hidden" name="_csrf" value="${s.csrf}">`;
+export const csrfField = (s: ConsoleSession) => html`<input type="hidden" name="_csrf" value="${s.csrf}" />`;
 
 export const badge = (status: string) => html`<span class="badge ${status}">${status.replace('_', ' ')}</span>`;
 
