@@ -19,7 +19,6 @@ import {
   type EvolutionConfig,
   mostRelevant,
   renderTranscript,
-  type ReviewDecision as Decision,
 } from '../core';
 import {
   deltaFingerprint,
@@ -29,9 +28,9 @@ import {
   type GovernanceSettings,
   type JobOutcome,
   type ReviewFailure,
+  type PlanInput,
   type RevisionPlan,
 } from '../core/governance';
-import type { Outcome } from '../core';
 import { NON_RETRYABLE, withStoreErrors } from './errors';
 import { existingSkillsOf } from './existing-skills';
 import { whileHeartbeating } from './heartbeat';
@@ -67,16 +66,8 @@ export interface PreparedReview {
   governance: GovernanceSettings;
 }
 
-export interface PlanJobInput {
-  decision: Decision;
-  jobId: string;
-  scope: Scope;
-  scopeKey: string;
-  outcome?: Outcome;
-  governance: GovernanceSettings;
-  at: string;
-  indexEtag?: string;
-}
+/** The plan's input without the existing skills, which planJob reads from the index snapshot. */
+export type PlanJobInput = Omit<PlanInput, 'existingSkills'> & { indexEtag?: string };
 
 export interface LearningDeps {
   config: EvolutionConfig;
