@@ -1,3 +1,4 @@
+import { getExperiment } from '../../client/optimization';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,17 +73,13 @@ describe('CLI answers for scripts', () => {
       options: { maxIterations: 4 },
     });
     const running = cli('optimize', '--request', file('stale.json', request), '--wait', '--json');
-    // Once the experiment runs, someone publishes another revision: its parent is stale at submission.
-    const handle = h.main.client.workflow.getHandle(`experiment/${experimentId}`);
+    // Once the experiment searches (its prepare step refuses a stale parent up front), someone
+    // publishes another revision: its parent is stale at submission.
     for (let i = 0; ; i++) {
-      if (
-        await handle.describe().then(
-          () => true,
-          () => false,
-        )
-      )
-        break;
-      if (i > 600) throw new Error('the experiment never started');
+      const view = await getExperiment({ client: h.main.client, store: h.store }, experimentId).catch(() => undefined);
+      if (view && view.status !== 'running') throw new Error(`the experiment ended before its search: ${JSON.stringify(view)}`);
+      if (view?.progress && view.progress.phase !== 'preparing') break;
+      if (i > 600) throw new Error('the experiment never started its search');
       await new Promise((r) => setTimeout(r, 100));
     }
     await publishNewRevision(h.store, skill);
