@@ -1,37 +1,17 @@
-import { Client, Connection } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSkillStore, type SkillStore } from '../../activities/storage';
+import { describe, expect, it } from 'vitest';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
-import type { EvolutionConfig } from '../../core';
-import { realServices, uniqueName } from '../support/infra';
+import { uniqueName } from '../support/infra';
 import { reviewerCalls } from '../support/model-stats';
 import { expectPublished } from '../support/published';
 import { exampleSession } from '../support/sessions';
-import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';
+import { startWorkerProcess, useWorkerProcesses } from '../support/worker-process';
 
 // A worker process killed with SIGKILL while the reviewer call is in flight; a new
 // worker process finishes the job: exactly one revision, one publication.
-let config: EvolutionConfig;
-let connection: Connection;
-let client: Client;
-let store: SkillStore;
-const workers: WorkerProcess[] = [];
-
-beforeAll(async () => {
-  const base = await realServices();
-  config = { ...base, temporal: { ...base.temporal, taskQueue: uniqueName('kill-tq') }, governance: { ...base.governance, humanGate: 'none' } };
-  connection = await Connection.connect({ address: config.temporal.address });
-  client = new Client({ connection, namespace: config.temporal.namespace });
-  store = createSkillStore(config.s3);
-});
-afterAll(async () => {
-  // Only the processes this file started, each by its own process group.
-  await Promise.all(workers.map((w) => Promise.race([w.kill('SIGTERM'), new Promise((r) => setTimeout(r, 15_000))]).then(() => w.kill('SIGKILL'))));
-  await connection?.close();
-});
+const fx = useWorkerProcesses('kill-tq');
 
 const SKILL = 'multi-city-weather-report';
-const workerEnv = () => ({ EVOLUTION_TASK_QUEUE: config.temporal.taskQueue, EVOLUTION_HUMAN_GATE: 'none' });
+const workerEnv = () => ({ EVOLUTION_TASK_QUEUE: fx.config.temporal.taskQueue, EVOLUTION_HUMAN_GATE: 'none' });
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -44,40 +24,40 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs: num
 describe('worker killed with SIGKILL mid-job', () => {
   it('a restarted worker finishes the job with exactly one revision and one publication', async () => {
     const first = startWorkerProcess(workerEnv());
-    workers.push(first);
+    fx.workers.push(first);
     await first.ready;
 
     // The reviewer answers after 4 s (a slow answer still succeeds).
     const app = uniqueName('app');
     const session = { app, user: 'u1', sessionId: 's1' };
     const events = exampleSession('weather-report').map((e, i) => (i === 0 ? { ...e, content: `${e.content as string} [[fault:slow:4000]]` } : e));
-    const started = await startLearningJob({ client, store, config }, { ...session, events });
+    const started = await startLearningJob({ client: fx.client, store: fx.store, config: fx.config }, { ...session, events });
 
-    await until('the reviewer call', async () => (await reviewerCalls(config.llm.baseURL, session)) >= 1, 30_000);
+    await until('the reviewer call', async () => (await reviewerCalls(fx.config.llm.baseURL, session)) >= 1, 30_000);
     await first.kill('SIGKILL');
     expect(first.child.signalCode).toBe('SIGKILL');
     // Nothing was decided by the dead worker: no revision, no cursor.
-    expect(await store.listRevisions(started.scopeKey, SKILL)).toEqual([]);
-    expect(await store.readCursor(started.scopeKey, session.sessionId)).toBeUndefined();
+    expect(await fx.store.listRevisions(started.scopeKey, SKILL)).toEqual([]);
+    expect(await fx.store.readCursor(started.scopeKey, session.sessionId)).toBeUndefined();
 
     const second = startWorkerProcess(workerEnv());
-    workers.push(second);
+    fx.workers.push(second);
     await second.ready;
-    const outcome = await waitForLearningJob(client, started.jobWorkflowId, { timeoutMs: 300_000 });
+    const outcome = await waitForLearningJob(fx.client, started.jobWorkflowId, { timeoutMs: 300_000 });
 
     expect(outcome).toMatchObject({ status: 'reviewed', cursorAdvanced: true });
     expect(outcome.revisions).toMatchObject([{ action: 'create', status: 'active', name: SKILL }]);
     const revisionId = outcome.revisions[0]!.revisionId;
-    const revisions = await store.listRevisions(started.scopeKey, SKILL);
+    const revisions = await fx.store.listRevisions(started.scopeKey, SKILL);
     expect(revisions.map((r) => [r.id, r.status])).toEqual([[revisionId, 'active']]);
     expect(revisions[0]!.history.filter((h) => h.to === 'active')).toHaveLength(1);
-    const audit = await store.listAudit(started.scopeKey, SKILL);
+    const audit = await fx.store.listAudit(started.scopeKey, SKILL);
     expect(audit.filter((e) => e.action === 'promote').map((e) => e.revisionId)).toEqual([revisionId]);
     // One audit entry for the whole change: its publication's log entry (nothing written twice).
     expect(audit).toHaveLength(1);
-    await expectPublished(store, { mode: 'app', app, key: started.scopeKey }, SKILL, revisionId);
+    await expectPublished(fx.store, { mode: 'app', app, key: started.scopeKey }, SKILL, revisionId);
     // The lost call was re-run by Temporal's retry, once.
-    expect(await reviewerCalls(config.llm.baseURL, session)).toBe(2);
-    expect(await store.readCursor(started.scopeKey, session.sessionId)).toMatchObject({ lastEventCount: events.length });
+    expect(await reviewerCalls(fx.config.llm.baseURL, session)).toBe(2);
+    expect(await fx.store.readCursor(started.scopeKey, session.sessionId)).toMatchObject({ lastEventCount: events.length });
   }, 360_000);
 });

@@ -1,35 +1,15 @@
-import { Client, Connection } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSkillStore, type SkillStore } from '../../activities/storage';
+import { describe, expect, it } from 'vitest';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
-import type { EvolutionConfig } from '../../core';
-import { realServices, uniqueName } from '../support/infra';
+import { uniqueName } from '../support/infra';
 import { reviewerCalls } from '../support/model-stats';
 import { exampleSession } from '../support/sessions';
-import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';
+import { startWorkerProcess, useWorkerProcesses, type WorkerProcess } from '../support/worker-process';
 
 // Issue 10 item 7: infrastructure faults do not spend the reviewer's budget of model
 // answers. Three worker processes in a row are killed with SIGKILL while the reviewer's
 // model call is in flight (three heartbeat timeouts, as many as the reviewer has
 // attempts); a fourth finishes the job.
-let config: EvolutionConfig;
-let connection: Connection;
-let client: Client;
-let store: SkillStore;
-const workers: WorkerProcess[] = [];
-
-beforeAll(async () => {
-  const base = await realServices();
-  config = { ...base, temporal: { ...base.temporal, taskQueue: uniqueName('infra-fault-tq') }, governance: { ...base.governance, humanGate: 'none' } };
-  connection = await Connection.connect({ address: config.temporal.address });
-  client = new Client({ connection, namespace: config.temporal.namespace });
-  store = createSkillStore(config.s3);
-});
-afterAll(async () => {
-  // Only the processes this file started, each by its own process group.
-  await Promise.all(workers.map((w) => Promise.race([w.kill('SIGTERM'), new Promise((r) => setTimeout(r, 15_000))]).then(() => w.kill('SIGKILL'))));
-  await connection?.close();
-});
+const fx = useWorkerProcesses('infra-fault-tq');
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -40,8 +20,8 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs: num
 }
 
 async function startWorker(): Promise<WorkerProcess> {
-  const w = startWorkerProcess({ EVOLUTION_TASK_QUEUE: config.temporal.taskQueue, EVOLUTION_HUMAN_GATE: 'none' });
-  workers.push(w);
+  const w = startWorkerProcess({ EVOLUTION_TASK_QUEUE: fx.config.temporal.taskQueue, EVOLUTION_HUMAN_GATE: 'none' });
+  fx.workers.push(w);
   await w.ready;
   return w;
 }
@@ -52,16 +32,16 @@ describe('reviewer attempts under infrastructure faults', () => {
     const session = { app: uniqueName('app'), user: 'u1', sessionId: 's1' };
     // Every reviewer answer takes 4 s, so each call is still in flight when its worker dies.
     const events = exampleSession('weather-report').map((e, i) => (i === 0 ? { ...e, content: `${e.content as string} [[fault:slow:4000]]` } : e));
-    const started = await startLearningJob({ client, store, config }, { ...session, events });
+    const started = await startLearningJob({ client: fx.client, store: fx.store, config: fx.config }, { ...session, events });
 
     for (let kill = 1; kill <= 3; kill++) {
-      await until(`reviewer call ${kill}`, async () => (await reviewerCalls(config.llm.baseURL, session)) >= kill, 120_000);
+      await until(`reviewer call ${kill}`, async () => (await reviewerCalls(fx.config.llm.baseURL, session)) >= kill, 120_000);
       await worker.kill('SIGKILL');
       worker = await startWorker();
     }
-    const outcome = await waitForLearningJob(client, started.jobWorkflowId, { timeoutMs: 300_000 });
+    const outcome = await waitForLearningJob(fx.client, started.jobWorkflowId, { timeoutMs: 300_000 });
     expect(outcome).toMatchObject({ status: 'reviewed', cursorAdvanced: true });
     expect(outcome.revisions).toMatchObject([{ action: 'create', status: 'active', name: 'multi-city-weather-report' }]);
-    expect(await reviewerCalls(config.llm.baseURL, session)).toBe(4);
+    expect(await reviewerCalls(fx.config.llm.baseURL, session)).toBe(4);
   }, 480_000);
 });

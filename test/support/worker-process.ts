@@ -1,4 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { Client, Connection } from '@temporalio/client';
+import { afterAll, beforeAll } from 'vitest';
+import { createSkillStore, type SkillStore } from '../../activities/storage';
+import type { EvolutionConfig } from '../../core';
+import { realServices, uniqueName } from './infra';
 import { join } from 'node:path';
 import { infraEnv } from '../../infra/env';
 import { REPO_ROOT } from '../../infra/paths';
@@ -50,4 +55,32 @@ export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
       await exited;
     },
   };
+}
+
+export interface WorkerProcessFixture {
+  /** The real services, on a task queue of this file's own, with the human gate off. */
+  config: EvolutionConfig;
+  client: Client;
+  store: SkillStore;
+  /** Every process the file started; each is stopped (SIGTERM, then SIGKILL) after the file. */
+  workers: WorkerProcess[];
+}
+
+/** One test file's worker processes, with a Temporal client and a store beside them. */
+export function useWorkerProcesses(taskQueuePrefix: string): WorkerProcessFixture {
+  const fx = { workers: [] } as unknown as WorkerProcessFixture;
+  let connection: Connection | undefined;
+  beforeAll(async () => {
+    const base = await realServices();
+    fx.config = { ...base, temporal: { ...base.temporal, taskQueue: uniqueName(taskQueuePrefix) }, governance: { ...base.governance, humanGate: 'none' } };
+    connection = await Connection.connect({ address: fx.config.temporal.address });
+    fx.client = new Client({ connection, namespace: fx.config.temporal.namespace });
+    fx.store = createSkillStore(fx.config.s3);
+  });
+  afterAll(async () => {
+    // Only the processes this file started, each by its own process group.
+    await Promise.all(fx.workers.map((w) => Promise.race([w.kill('SIGTERM'), new Promise((r) => setTimeout(r, 15_000))]).then(() => w.kill('SIGKILL'))));
+    await connection?.close();
+  });
+  return fx;
 }
