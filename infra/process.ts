@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, openSync, closeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createServer } from 'node:net';
 
@@ -14,13 +14,23 @@ export function startDetached(command: string, args: string[], opts: { logFile: 
   return child.pid;
 }
 
+/**
+ * Whether the process still runs. A killed process whose parent has not reaped it yet (a
+ * zombie: `npm test` starts the services, then waits on vitest) still answers signal 0,
+ * so on Linux its state in /proc decides.
+ */
 export function isAlive(pid: number | undefined): boolean {
   if (!pid) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true; // no /proc (not Linux): signal 0 is the answer
   }
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EvolutionConfig } from '../../core';
 import { loadConfig } from '../../client/config';
 import { infraEnv, infraUp, readState, type ServiceName } from '../../infra';
+import { isAlive } from '../../infra/process';
 
 /**
  * Brings up the real local services a test file needs (idempotent; `npm test` has
@@ -28,11 +29,7 @@ export async function crashService(name: ServiceName): Promise<void> {
   }
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
+    if (!isAlive(pid)) return;
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`${name} (pid ${pid}) did not die`);
