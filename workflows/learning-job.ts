@@ -91,11 +91,11 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
     return finish({ ...base, status: 'reviewer_failed', reason: cause, cursorAdvanced: false, revisions: [], dropped: [] });
   }
 
-  // A valid decision advances the cursor before any governance work: storage or
-  // publication failures below are retried from revision state, never by re-reviewing.
   if (decision.skip_reason && !decision.creates.length && !decision.updates.length && !decision.deletions.length) {
     return finishAdvancingCursor({ ...base, status: 'reviewer_skipped', reason: decision.skip_reason, cursorAdvanced: true, revisions: [], dropped: decision.dropped ?? [] });
   }
+  // A valid decision advances the cursor before any governance work: storage or
+  // publication failures below are retried from revision state, never by re-reviewing.
   await advanceCursor();
 
   // Reconciled against every skill of the scope (through the index), not just the reviewer's few.
