@@ -140,40 +140,15 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
         const { delta, nextCursor } = deltaAfterCursor(events, stored ?? {});
         const policy = shouldReview(buildReviewContext(delta, { precededBy: turnBefore(events, delta) }), { minToolCalls });
         const reviewedAfter: ReviewCursor = stored ?? {};
-        if (!policy.review) return { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, existingSkills: [], reviewedAfter, cursorEtag, governance };
+        const common = { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, reviewedAfter, cursorEtag, governance };
+        if (!policy.review) return { ...common, existingSkills: [] };
         const fingerprint = deltaFingerprint(reviewedAfter, delta[0]);
         const failures = await readReviewFailures(key, segment.sessionId, fingerprint);
-        if (isPoisonDelta(failures, config.governance.quarantineAfterFailures)) {
-          return {
-            scope,
-            scopeKey: key,
-            policy,
-            deltaEventCount: delta.length,
-            nextCursor,
-            existingSkills: [],
-            reviewedAfter,
-            cursorEtag,
-            deltaFingerprint: fingerprint,
-            quarantinedAfter: failures,
-            governance,
-          };
-        }
+        if (isPoisonDelta(failures, config.governance.quarantineAfterFailures)) return { ...common, existingSkills: [], deltaFingerprint: fingerprint, quarantinedAfter: failures };
         const read = await store.readScopeIndex(key);
         const index = read && !read.notModified ? read : undefined;
         const relevant = mostRelevant(existingSkillsOf(index?.index), renderTranscript(buildTranscript(delta)));
-        return {
-          scope,
-          scopeKey: key,
-          policy,
-          deltaEventCount: delta.length,
-          nextCursor,
-          existingSkills: boundExistingSkills(relevant),
-          reviewedAfter,
-          indexEtag: index?.etag,
-          cursorEtag,
-          deltaFingerprint: fingerprint,
-          governance,
-        };
+        return { ...common, existingSkills: boundExistingSkills(relevant), indexEtag: index?.etag, deltaFingerprint: fingerprint };
       });
     },
 
