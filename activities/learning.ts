@@ -24,7 +24,6 @@ import {
   deltaFingerprint,
   isPoisonDelta,
   planRevisions,
-  withReviewFailure,
   type GovernanceSettings,
   type JobOutcome,
   type ReviewFailure,
@@ -38,7 +37,7 @@ import { asModelAnswer } from './llm/model-answer-failure';
 import { reviewerMessages } from './llm/reviewer-prompt';
 import { structuredCompletion } from './llm/structured-call';
 import type OpenAI from 'openai';
-import { jobOutcomeKey, reviewFailuresKey, type SkillStore } from './storage';
+import type { SkillStore } from './storage';
 
 export interface PreparedReview {
   scope: Scope;
@@ -89,12 +88,6 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
     return parsed.data;
   }
 
-  async function readReviewFailures(scopeKey: string, sessionId: string, fingerprint: string): Promise<ReviewFailure[]> {
-    const stored = await store.objects.getText(reviewFailuresKey(scopeKey, sessionId, fingerprint));
-    if (!stored || stored.notModified) return [];
-    return (JSON.parse(stored.value) as { failures: ReviewFailure[] }).failures;
-  }
-
   function governanceSettings(): GovernanceSettings {
     const g = config.governance;
     return {
@@ -107,7 +100,7 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
   }
 
   async function writeJobOutcome(outcome: JobOutcome, at: string): Promise<void> {
-    await withStoreErrors(() => store.objects.put(jobOutcomeKey(outcome.scopeKey, outcome.jobId), { ...outcome, recordedAt: at }));
+    await withStoreErrors(() => store.writeJobOutcome(outcome, at));
   }
 
   return {
@@ -136,14 +129,15 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
         else if (segment.scopeMode === 'app') scope.user = undefined;
 
         const events = await loadSegmentEvents(segment);
-        const { cursor: stored, etag: cursorEtag } = await store.readCursorVersion(key, segment.sessionId);
-        const { delta, nextCursor } = deltaAfterCursor(events, stored ?? {});
+        const { cursor: stored, failedReviews, etag: cursorEtag } = await store.readCursorVersion(key, segment.sessionId);
+        const reviewedAfter: ReviewCursor = stored ? { lastReviewedAt: stored.lastReviewedAt, lastEventCount: stored.lastEventCount } : {};
+        const { delta, nextCursor } = deltaAfterCursor(events, reviewedAfter);
         const policy = shouldReview(buildReviewContext(delta, { precededBy: turnBefore(events, delta) }), { minToolCalls });
-        const reviewedAfter: ReviewCursor = stored ?? {};
         const common = { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, reviewedAfter, cursorEtag, governance };
         if (!policy.review) return { ...common, existingSkills: [] };
         const fingerprint = deltaFingerprint(reviewedAfter, delta[0]);
-        const failures = await readReviewFailures(key, segment.sessionId, fingerprint);
+        // Kept in the cursor object: no extra request (see activities/storage/cursor-store.ts).
+        const failures = failedReviews?.fingerprint === fingerprint ? failedReviews.failures : [];
         if (isPoisonDelta(failures, config.governance.quarantineAfterFailures)) return { ...common, existingSkills: [], deltaFingerprint: fingerprint, quarantinedAfter: failures };
         const read = await store.readScopeIndex(key);
         const index = read && !read.notModified ? read : undefined;
@@ -155,7 +149,7 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
     /**
      * Advances the review cursor (one conditional write at the version prepareReview read);
      * when the job ends here (policy "no", reviewer skip, quarantine) it also records the
-     * outcome, after the cursor. Both writes are idempotent, so a retry repeats them harmlessly.
+     * outcome, after the cursor, and a quarantine's session-level audit entry. Both writes are idempotent, so a retry repeats them harmlessly.
      */
     async advanceCursor({
       scopeKey,
@@ -180,6 +174,21 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
           cursorEtag === undefined ? undefined : { etag: cursorEtag },
         ),
       );
+      if (outcome?.status === 'quarantined') {
+        await withStoreErrors(() =>
+          store.appendSessionAudit({
+            id: `${outcome.jobId}:quarantine_delta`,
+            at,
+            action: 'quarantine_delta',
+            scopeKey,
+            sessionId,
+            jobId: outcome.jobId,
+            actor: 'evolution',
+            reason: outcome.reason,
+            failures: outcome.quarantinedAfter ?? [],
+          }),
+        );
+      }
       if (outcome) await writeJobOutcome(outcome, at);
     },
 
@@ -219,12 +228,20 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
     },
 
     /** Counts one failed review of a delta (idempotent by job id); see core/governance/quarantine.ts. */
-    async recordReviewFailure({ scopeKey, sessionId, fingerprint, failure }: { scopeKey: string; sessionId: string; fingerprint: string; failure: ReviewFailure }): Promise<void> {
-      await withStoreErrors(async () => {
-        // One session's jobs run one at a time (its session entity), so this read-modify-write has no rival.
-        const failures = withReviewFailure(await readReviewFailures(scopeKey, sessionId, fingerprint), failure);
-        await store.objects.put(reviewFailuresKey(scopeKey, sessionId, fingerprint), { failures });
-      });
+    async recordReviewFailure({
+      scopeKey,
+      sessionId,
+      reviewedAfter,
+      fingerprint,
+      failure,
+    }: {
+      scopeKey: string;
+      sessionId: string;
+      reviewedAfter: ReviewCursor;
+      fingerprint: string;
+      failure: ReviewFailure;
+    }): Promise<void> {
+      await withStoreErrors(() => store.recordFailedReview(scopeKey, sessionId, { position: reviewedAfter, fingerprint, failure }));
     },
 
     /**

@@ -85,6 +85,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
     await storage.recordReviewFailure({
       scopeKey: prepared.scopeKey,
       sessionId: segment.sessionId,
+      reviewedAfter: prepared.reviewedAfter,
       fingerprint: prepared.deltaFingerprint!,
       failure: { jobId, reason: cause, at: new Date().toISOString() },
     });

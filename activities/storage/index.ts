@@ -8,6 +8,7 @@ export { MUTABLE_REVISION_FIELDS, type RevisionRef, type RevisionPatch, type Tra
 export { tombstonePointer, type ActivePointerInput, type StoredPointer } from './pointer-store';
 export type { PublishedRead } from './published-store';
 export { ScopeIndexSchema, ScopeIndexEntrySchema, indexChangeFor, type ScopeIndex, type ScopeIndexEntry, type ScopeIndexRead } from './scope-index-store';
-export { StoredCursorSchema, type StoredCursor } from './cursor-store';
+export { StoredCursorSchema, type StoredCursor, type CursorVersion, type FailedReviews } from './cursor-store';
+export type { StoredJobOutcome } from './job-outcome-store';
 export { retryOnConflict } from './cas-retry';
 export { mapLimit } from './map-limit';

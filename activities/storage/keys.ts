@@ -47,9 +47,10 @@ export const auditKey = (scopeKey: string, skillId: string, at: string, eventId:
 export const publishedKey = (scopeKey: string, skillId: string) => `${scopePrefix(scopeKey)}published/${safeSegment(skillId)}/SKILL.md`;
 export const scopeIndexKey = (scopeKey: string) => `${scopePrefix(scopeKey)}index.json`;
 export const cursorKey = (scopeKey: string, sessionId: string) => `${scopePrefix(scopeKey)}sessions/${safeSegment(sessionId)}/cursor.json`;
-/** Failed reviews of one delta of a session (poison-delta quarantine); the fingerprint is a safe segment. */
-export const reviewFailuresKey = (scopeKey: string, sessionId: string, fingerprint: string) =>
-  `${scopePrefix(scopeKey)}sessions/${safeSegment(sessionId)}/review-failures/${safeSegment(fingerprint)}.json`;
+
+/** Session-level audit entries of a scope (a quarantined delta), in time order. */
+export const sessionAuditPrefix = (scopeKey: string) => `${scopePrefix(scopeKey)}session-audit/`;
+export const sessionAuditKey = (scopeKey: string, at: string, eventId: string) => `${sessionAuditPrefix(scopeKey)}${sortableTime(at)}-${safeSegment(eventId)}.json`;
 
 export const jobOutcomesPrefix = (scopeKey: string) => `${scopePrefix(scopeKey)}jobs/`;
 /** The job id contains slashes, so it becomes a hashed segment. */

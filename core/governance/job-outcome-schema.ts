@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { RevisionActionSchema, RevisionStatusSchema, ScopeKeySchema } from '../schemas';
 import type { JobOutcome } from './types';
 
+/** One failed review of a delta (a job that could not get a usable answer from the reviewer). */
+export const ReviewFailureSchema = z.object({ jobId: z.string(), reason: z.string(), at: z.string() });
+
 /**
  * The learning job's result (workflow result of `learningJobWorkflow`, stored at
  * `scopes/{scopeKey}/jobs/{jobId}.json`), as published JSON Schema. Kept equal to the
@@ -27,10 +30,7 @@ export const JobOutcomeSchema = z.object({
     }),
   ),
   dropped: z.array(z.object({ name: z.string(), list: z.enum(['creates', 'updates', 'deletions']), reason: z.string() })),
-  quarantinedAfter: z
-    .array(z.object({ jobId: z.string(), reason: z.string(), at: z.string() }))
-    .optional()
-    .describe('Status quarantined: the failed reviews (jobs) after which this delta was stepped over.'),
+  quarantinedAfter: z.array(ReviewFailureSchema).optional().describe('Status quarantined: the failed reviews (jobs) after which this delta was stepped over.'),
 });
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

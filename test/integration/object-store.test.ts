@@ -235,4 +235,35 @@ describe('review cursor', () => {
     expect(await store.writeCursor(sk, session, sameSecondEarlier)).toEqual(sameSecondLater); // compared as instants, not text
     await expect(store.writeCursor(sk, session, { lastEventCount: -1, updatedAt: 'x' })).rejects.toBeInstanceOf(InvalidStorageRequestError);
   });
+
+  it('keeps the failed reviews of the delta after it in the same object, dropped when the cursor moves on', async () => {
+    const sk = scopeKeyOf(appScope());
+    const session = uniqueName('sess');
+    const failure = (jobId: string, at: string) => ({ jobId, reason: `malformed (${jobId})`, at });
+    const delta = { position: {}, fingerprint: 'd-first' };
+    // Before any cursor exists: the failures alone, and still no position.
+    expect(await store.recordFailedReview(sk, session, { ...delta, failure: failure('j1', '2026-11-29T10:00:00Z') })).toHaveLength(1);
+    expect(await store.recordFailedReview(sk, session, { ...delta, failure: failure('j1', '2026-11-29T10:00:00Z') })).toHaveLength(1); // a retried activity counts once
+    expect(await store.recordFailedReview(sk, session, { ...delta, failure: failure('j2', '2026-11-29T10:01:00Z') })).toHaveLength(2);
+    expect(await store.readCursor(sk, session)).toBeUndefined();
+    const read = await store.readCursorVersion(sk, session);
+    expect(read.failedReviews).toEqual({ fingerprint: 'd-first', failures: [failure('j1', '2026-11-29T10:00:00Z'), failure('j2', '2026-11-29T10:01:00Z')] });
+
+    // Another delta (other fingerprint) starts its own count.
+    expect(await store.recordFailedReview(sk, session, { position: {}, fingerprint: 'd-other', failure: failure('j3', '2026-11-29T10:02:00Z') })).toHaveLength(1);
+
+    // Advancing the cursor (at the version read) steps past the delta and drops its failures.
+    const advanced = { lastEventCount: 6, lastReviewedAt: '2026-11-29T10:00:05Z', updatedAt: '2026-11-29T10:03:00Z' };
+    const { etag } = await store.readCursorVersion(sk, session);
+    await store.writeCursor(sk, session, advanced, { etag });
+    expect(await store.readCursorVersion(sk, session)).toMatchObject({ cursor: advanced, failedReviews: undefined });
+
+    // A late failure for the old position records nothing: that delta is gone.
+    expect(await store.recordFailedReview(sk, session, { ...delta, failure: failure('j4', '2026-11-29T10:04:00Z') })).toEqual([]);
+    expect((await store.readCursorVersion(sk, session)).failedReviews).toBeUndefined();
+    // At the current position it counts, and the position stays.
+    const here = { position: { lastEventCount: 6, lastReviewedAt: '2026-11-29T10:00:05Z' }, fingerprint: 'd-next' };
+    expect(await store.recordFailedReview(sk, session, { ...here, failure: failure('j5', '2026-11-29T10:05:00Z') })).toHaveLength(1);
+    expect(await store.readCursor(sk, session)).toEqual({ ...advanced, updatedAt: '2026-11-29T10:05:00Z' });
+  });
 });
