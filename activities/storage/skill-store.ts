@@ -2,6 +2,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { auditStore } from './audit-store';
 import { cursorStore } from './cursor-store';
 import { datasetStore } from './dataset-store';
+import { jobOutcomeStore } from './job-outcome-store';
 import { createObjectStore, type ObjectStore } from './object-store';
 import { payloadStore } from './payload-store';
 import { pointerStore } from './pointer-store';
@@ -24,6 +25,7 @@ export function skillStoreOn(objects: ObjectStore) {
     ...cursorStore(objects),
     ...payloadStore(objects),
     ...datasetStore(objects),
+    ...jobOutcomeStore(objects),
   };
 }
 

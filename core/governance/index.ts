@@ -8,3 +8,4 @@ export { learningJobWorkflowId, segmentIdFor } from './ids';
 
 export * from './job-outcome-schema';
 export * from './quarantine';
+export * from './session-audit';

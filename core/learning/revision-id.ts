@@ -43,6 +43,16 @@ export function learningJobWorkflowId(scopeKey: string, sessionId: string, segme
   return `learning/${requireScopeKey(scopeKey)}/${safeSegment(sessionId)}/${safeSegment(segmentId)}`;
 }
 
+/** The inverse of learningJobWorkflowId (undefined for any other id): where a job's outcome is stored. */
+export function parseLearningJobWorkflowId(jobId: string): { scopeKey: string; sessionId: string; segmentId: string } | undefined {
+  const parts = jobId.split('/');
+  if (parts[0] !== 'learning' || parts.length < 4) return undefined;
+  const scopeKey = parts.slice(1, -2).join('/');
+  const [sessionId, segmentId] = parts.slice(-2);
+  if (!isScopeKey(scopeKey) || !isSafeSegment(sessionId) || !isSafeSegment(segmentId)) return undefined;
+  return { scopeKey, sessionId, segmentId };
+}
+
 /** The per-scope entity workflow that materializes the scope index and SKILL.md files from pointer changes. */
 export function scopeIndexWorkflowId(scopeKey: string): string {
   return `scope-index/${requireScopeKey(scopeKey)}`;

@@ -57,6 +57,21 @@ describe('evolution CLI (learning and approvals)', () => {
     expect(JSON.parse(skills.stdout).map((s: { name: string }) => s.name)).toEqual(['multi-city-weather-report']);
     const skill = await evolution(['skill', 'multi-city-weather-report', '--app', app]);
     expect(skill.stdout).toContain('## Steps');
+
+    // The job, as `jobs` lists it (one visibility query) and as `job ID` shows it.
+    const jobId: string = JSON.parse(learned.stdout).jobWorkflowId;
+    const jobs = await evolution(['jobs', '--app', app, '--json']);
+    expect(jobs.code).toBe(0);
+    expect(JSON.parse(jobs.stdout)).toEqual([expect.objectContaining({ jobId, workflowStatus: 'COMPLETED', outcome: expect.objectContaining({ status: 'reviewed' }) })]);
+    const job = await evolution(['job', jobId]);
+    expect(job.code).toBe(0);
+    expect(job.stdout).toContain(`${jobId}: workflow COMPLETED`);
+    expect(job.stdout).toContain(`${revisionId}  create multi-city-weather-report: pending_approval`);
+    const quarantined = await evolution(['jobs', '--app', app, '--quarantined']);
+    expect(quarantined.stdout).toContain('no quarantined deltas in apps/');
+    const unknown = await evolution(['job', 'not-a-job']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('not a learning job id: "not-a-job"');
   });
 
   it('bad input: a malformed events file, a missing flag, an invalid configuration value', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvalWorkflowId, isScopeKey, learningJobWorkflowId, revisionIdFor, sessionWorkflowId } from '../../core/learning';
+import { approvalWorkflowId, isScopeKey, learningJobWorkflowId, parseLearningJobWorkflowId, revisionIdFor, sessionWorkflowId } from '../../core/learning';
 import { isSafeSegment, scopeKey } from '../../core/skills';
 
 describe('revisionIdFor', () => {
@@ -29,6 +29,21 @@ describe('workflow ids', () => {
     expect(sessionWorkflowId('apps/shop', 'sess-1')).toBe('session/apps/shop/sess-1');
     expect(learningJobWorkflowId('users/shop/u1', 'sess-1', 'seg-9')).toBe('learning/users/shop/u1/sess-1/seg-9');
     expect(sessionWorkflowId('global', 's')).toBe('session/global/s');
+  });
+
+  it('a learning job id parses back into its scope, session and segment; other ids do not', () => {
+    for (const [scope, session, segment] of [
+      ['global', 's1', 'seg-1'],
+      ['apps/shop', 'sess-1', 'seg-9'],
+      ['users/shop/u1', 'sess-1', 'seg-9'],
+      ['global', '../../etc', 'a/b'],
+    ]) {
+      const id = learningJobWorkflowId(scope, session, segment);
+      expect(parseLearningJobWorkflowId(id)).toEqual({ scopeKey: scope, sessionId: id.split('/').at(-2), segmentId: id.split('/').at(-1) });
+    }
+    for (const other of ['', 'learning', 'learning/global/s1', 'session/apps/shop/s1', 'learning/apps/a/b/s/seg', 'learning/other/x/s/seg', 'learning/apps/shop/../seg']) {
+      expect(parseLearningJobWorkflowId(other), other).toBeUndefined();
+    }
   });
 
   it('make hostile session and segment ids safe', () => {

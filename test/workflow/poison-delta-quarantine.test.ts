@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
+import { listQuarantines, showLearningJob } from '../../client/jobs';
 import { scopeMetrics } from '../../client/metrics';
 import type { SessionEvent } from '../../core';
 import { uniqueName } from '../support/infra';
@@ -52,6 +53,21 @@ describe('poison deltas are quarantined', () => {
     expect(await reviewerCalls(h.config.llm.baseURL, session)).toBe(9);
     expect(await h.store.readCursor(started.scopeKey, session.sessionId)).toMatchObject({ lastEventCount: events.length, lastReviewedAt: events.at(-1)!.timestamp });
     expect((await scopeMetrics(h.store, started.scopeKey)).deltasQuarantined).toBe(1);
+    // The scope's session-level audit names the session, the job and the failures' reasons.
+    const quarantines = await listQuarantines(h.store, started.scopeKey);
+    expect(quarantines).toEqual([
+      expect.objectContaining({
+        action: 'quarantine_delta',
+        sessionId: session.sessionId,
+        jobId: started.jobWorkflowId,
+        actor: 'evolution',
+        reason: outcome.reason,
+        failures: outcome.quarantinedAfter,
+      }),
+    ]);
+    // One job's view (what `evolution job ID` prints) carries the reasons too.
+    const shown = await showLearningJob({ client: h.env.client, store: h.store }, started.jobWorkflowId);
+    expect(shown).toMatchObject({ jobId: started.jobWorkflowId, workflowStatus: 'COMPLETED', outcome: { status: 'quarantined', quarantinedAfter: outcome.quarantinedAfter } });
 
     // The session learns again: its next delta (after the cursor) is reviewed.
     const followup = exampleSession('weather-report-followup').slice(exampleSession('weather-report').length);

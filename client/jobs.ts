@@ -1,0 +1,86 @@
+import { WorkflowFailedError, WorkflowNotFoundError, type Client, type WorkflowExecutionStatusName } from '@temporalio/client';
+import type { SkillStore, StoredJobOutcome } from '../activities/storage';
+import { parseLearningJobWorkflowId } from '../core/learning';
+import type { JobOutcome, SessionAuditEvent } from '../core/governance';
+import { InputError, NotFoundError } from './errors';
+
+export interface JobView {
+  jobId: string;
+  /** Temporal's view of the job workflow; undefined once its history is past retention. */
+  workflowStatus?: WorkflowExecutionStatusName;
+  startedAt?: string;
+  closedAt?: string;
+  /** What the job did (completed jobs). */
+  outcome?: JobOutcome;
+  /** Why the workflow failed (a malformed segment, an exhausted retry), when it did. */
+  failure?: string;
+}
+
+const DEFAULT_LIMIT = 20;
+
+/**
+ * The most recent learning jobs of a scope (one visibility query: every job carries
+ * `EvolutionScopeKey` and `EvolutionKind = 'learning-job'`), each with its stored outcome.
+ * Reads at most `limit` outcomes, whatever the number of jobs the scope has seen.
+ */
+export async function listLearningJobs(deps: { client: Client; store: SkillStore }, scopeKey: string, opts: { limit?: number } = {}): Promise<JobView[]> {
+  const limit = opts.limit ?? DEFAULT_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new InputError(`--limit must be an integer from 1 to 1000, got ${opts.limit}`);
+  const query = `EvolutionScopeKey = '${scopeKey.replaceAll("'", "\\'")}' AND EvolutionKind = 'learning-job'`;
+  const jobs: JobView[] = [];
+  for await (const w of deps.client.workflow.list({ query, pageSize: limit })) {
+    jobs.push({ jobId: w.workflowId, workflowStatus: w.status.name, startedAt: w.startTime.toISOString(), closedAt: w.closeTime?.toISOString() });
+    if (jobs.length >= limit) break;
+  }
+  jobs.sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? ''));
+  await Promise.all(
+    jobs.map(async (job) => {
+      if (job.workflowStatus !== 'COMPLETED') return;
+      job.outcome = stripRecordedAt(await deps.store.readJobOutcome(scopeKey, job.jobId));
+    }),
+  );
+  return jobs;
+}
+
+/** One job: Temporal's status and result while its history exists, else the outcome stored beside its scope. */
+export async function showLearningJob(deps: { client: Client; store: SkillStore }, jobId: string): Promise<JobView> {
+  const parsed = parseLearningJobWorkflowId(jobId);
+  if (!parsed) throw new InputError(`not a learning job id: ${JSON.stringify(jobId)} (expected learning/{scopeKey}/{sessionId}/{segmentId})`);
+  const stored = stripRecordedAt(await deps.store.readJobOutcome(parsed.scopeKey, jobId));
+  const handle = deps.client.workflow.getHandle(jobId);
+  let description;
+  try {
+    description = await handle.describe();
+  } catch (e) {
+    if (!(e instanceof WorkflowNotFoundError)) throw e;
+    if (!stored) throw new NotFoundError(`no learning job ${jobId} (neither in Temporal nor in the stored outcomes)`);
+    return { jobId, outcome: stored };
+  }
+  const view: JobView = {
+    jobId,
+    workflowStatus: description.status.name,
+    startedAt: description.startTime.toISOString(),
+    closedAt: description.closeTime?.toISOString(),
+    outcome: stored,
+  };
+  if (view.workflowStatus === 'COMPLETED' && !view.outcome) view.outcome = (await handle.result()) as JobOutcome;
+  if (view.workflowStatus === 'FAILED') {
+    try {
+      await handle.result();
+    } catch (e) {
+      view.failure = e instanceof WorkflowFailedError ? (e.cause?.message ?? e.message) : (e as Error).message;
+    }
+  }
+  return view;
+}
+
+/** The deltas the scope's sessions stepped over after repeated failed reviews (its session-level audit). */
+export async function listQuarantines(store: SkillStore, scopeKey: string): Promise<SessionAuditEvent[]> {
+  return (await store.listSessionAudit(scopeKey)).filter((e) => e.action === 'quarantine_delta');
+}
+
+function stripRecordedAt(stored: StoredJobOutcome | undefined): JobOutcome | undefined {
+  if (!stored) return undefined;
+  const { recordedAt: _recordedAt, ...outcome } = stored;
+  return outcome;
+}
