@@ -5,7 +5,7 @@
  * local services (it starts them) and takes a few minutes.
  *
  * Scenarios: a session and its learning job, an approval while it waits and after it was
- * decided, a rollback, an experiment that continues-as-new (its first run, its last run and
+ * decided, the scope-index entity that publication signalled, a rollback, an experiment that continues-as-new (its first run, its last run and
  * an evaluation batch) and an experiment that fails on its time limit.
  */
 import { mkdirSync } from 'node:fs';
@@ -19,6 +19,7 @@ import { startExperiment, waitForExperiment } from '../client/optimization';
 import {
   approvalWorkflowId,
   makeWeatherDataset,
+  scopeIndexWorkflowId,
   scopeKey as scopeKeyOf,
   sessionWorkflowId,
   skillIdForName,
@@ -150,6 +151,8 @@ async function main(): Promise<void> {
     await save(w.client, 'approval-waiting', approvalWorkflowId(rev.revisionId));
     await decideRevision(deps, rev.revisionId, { decision: 'approve', reviewer: 'recorder', comment: 'recorded for replay tests' });
     await save(w.client, 'approval-approved', approvalWorkflowId(rev.revisionId));
+    // The scope's index entity after the approval's publication signalled it (still running: it never ends).
+    await save(w.client, 'scope-index', scopeIndexWorkflowId(started.scopeKey));
 
     // Rollback of a skill with an earlier revision.
     const skill = await skillWithTwoRevisions(store, stamp);
