@@ -9,7 +9,9 @@ import { scopeKey as scopeKeyOf, ScopeSchema } from '../../core';
 import { mapLimit, type SkillStore } from '../../activities/storage';
 import { experimentReader, type EvaluationRecord, type ExperimentRecord } from '../../activities/gepa/records';
 import { approvalDeadline, decideRevision, listPending, listSkillRevisions, showRevision, type RevisionView } from '../approvals';
+import type { SessionAuditEvent } from '../../core/governance';
 import { NotFoundError } from '../errors';
+import { listQuarantines } from '../jobs';
 import { scopeMetrics, type GovernanceMetrics } from '../metrics';
 import { getExperiment, readExperimentRecords, type ExperimentView } from '../optimization';
 import { rollbackSkill } from '../rollback';
@@ -247,18 +249,20 @@ export async function activityFor(
   deps: ConsoleDeps,
   user: ConsoleUser,
   filter: ActivityFilter = {},
-): Promise<{ events: AuditEvent[]; metrics: Record<string, GovernanceMetrics> }> {
+): Promise<{ events: AuditEvent[]; quarantines: SessionAuditEvent[]; metrics: Record<string, GovernanceMetrics> }> {
   let scopes = await visibleScopes(deps.store, user);
   if (filter.scopeKey) scopes = scopes.filter((s) => s === filter.scopeKey);
   const perScope = await mapLimit(scopes, READS, async (scopeKey) => {
     const skillIds = (await deps.store.listSkillIds(scopeKey)).filter((id) => !filter.skillId || id === filter.skillId);
     const events = (await mapLimit(skillIds, READS, (id) => deps.store.listAudit(scopeKey, id))).flat();
-    return { scopeKey, events, metrics: await scopeMetrics(deps.store, scopeKey) };
+    return { scopeKey, events, quarantines: await listQuarantines(deps.store, scopeKey), metrics: await scopeMetrics(deps.store, scopeKey) };
   });
   const events = perScope
     .flatMap((s) => s.events)
     .filter((e) => (!filter.action || e.action === filter.action) && (!filter.actor || e.actor === filter.actor))
     .sort((a, b) => b.at.localeCompare(a.at) || b.id.localeCompare(a.id))
     .slice(0, filter.limit ?? 500);
-  return { events, metrics: Object.fromEntries(perScope.map((s) => [s.scopeKey, s.metrics])) };
+  // Session-level entries (quarantined deltas) name no skill: only the scope filter applies.
+  const quarantines = perScope.flatMap((s) => s.quarantines).sort((a, b) => b.at.localeCompare(a.at) || b.id.localeCompare(a.id));
+  return { events, quarantines, metrics: Object.fromEntries(perScope.map((s) => [s.scopeKey, s.metrics])) };
 }

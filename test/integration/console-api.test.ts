@@ -149,6 +149,25 @@ describe('console JSON API (real worker, S3 and HTTP)', () => {
     expect(((await again.json()) as { message: string }).message).toMatch(/by maria/);
   });
 
+  it('the activity shows the quarantined deltas of the scopes a user sees, and no others', async () => {
+    const entry = {
+      id: `learning/apps/${app}/s-poison/seg-4:quarantine_delta`,
+      at: new Date().toISOString(),
+      action: 'quarantine_delta' as const,
+      scopeKey: `apps/${app}`,
+      sessionId: 's-poison',
+      jobId: `learning/apps/${app}/s-poison/seg-4`,
+      actor: 'evolution',
+      reason: 'delta quarantined after 3 failed reviews: not valid JSON',
+      failures: [1, 2, 3].map((n) => ({ jobId: `learning/apps/${app}/s-poison/seg-${n}`, reason: 'not valid JSON', at: new Date().toISOString() })),
+    };
+    await fx.store.appendSessionAudit(entry);
+    const seen = (await (await api(`/api/activity?scope=apps/${app}`, users.maria.token)).json()) as { quarantines: unknown[] };
+    expect(seen.quarantines).toEqual([entry]);
+    const elsewhere = (await (await api('/api/activity', users.olga.token)).json()) as { quarantines: { scopeKey: string }[] };
+    expect(elsewhere.quarantines.map((q) => q.scopeKey)).not.toContain(`apps/${app}`);
+  });
+
   it("accepts an OIDC token signed by the issuer's key (JWKS) and rejects a foreign key, another issuer or an expired token", async () => {
     const held = await holdRevision(fx.w, fx.store, scope, spec(uniqueName('oidc')));
     const good = await jwt({ sub: 'u-123', preferred_username: 'ana@idp', evolution_role: 'approver', evolution_scopes: `apps/${app} global` });

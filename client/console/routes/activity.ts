@@ -1,10 +1,39 @@
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import { AuditActionSchema } from '../../../core';
+import type { SessionAuditEvent } from '../../../core/governance';
 import type { ConsoleEnv } from '../auth';
 import { activityFor, visibleScopes, type ActivityFilter, type ConsoleDeps } from '../read-model';
 import { layout } from '../views/layout';
 import { auditTable } from './revision';
+
+/** Deltas a session stepped over after repeated failed reviews: nothing was learnt from them. */
+function quarantineTable(entries: SessionAuditEvent[]) {
+  return html`<h2>Quarantined deltas</h2>
+    <table>
+      <thead>
+        <tr>
+          <th>When</th>
+          <th>Scope</th>
+          <th>Session</th>
+          <th>Job</th>
+          <th>Failed reviews</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${entries.map(
+          (e) =>
+            html`<tr>
+              <td>${e.at}</td>
+              <td>${e.scopeKey}</td>
+              <td>${e.sessionId}</td>
+              <td><code>${e.jobId}</code></td>
+              <td>${e.failures.map((f) => html`<div>${f.reason}</div>`)}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>`;
+}
 
 export function activityFilter(q: (name: string) => string | undefined): ActivityFilter {
   const v = (name: string) => q(name)?.trim() || undefined;
@@ -16,7 +45,7 @@ export function activityRoutes(deps: ConsoleDeps) {
   app.get('/activity', async (c) => {
     const user = c.get('user');
     const filter = activityFilter((n) => c.req.query(n));
-    const [scopes, { events, metrics }] = await Promise.all([visibleScopes(deps.store, user), activityFor(deps, user, filter)]);
+    const [scopes, { events, quarantines, metrics }] = await Promise.all([visibleScopes(deps.store, user), activityFor(deps, user, filter)]);
     const counterNames = Object.keys(Object.values(metrics)[0] ?? {});
     const form = html`<form method="get" action="/activity" class="card">
       <label
@@ -57,6 +86,7 @@ export function activityRoutes(deps: ConsoleDeps) {
               )}
             </tbody>
           </table>
+          ${quarantines.length ? quarantineTable(quarantines) : ''}
           <h2>Audit log</h2>
           ${form}${auditTable(events)}`,
       ),
