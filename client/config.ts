@@ -1,6 +1,6 @@
 import { parseConfig, type EvolutionConfig } from '../core';
 import { infraEnv } from '../infra/env';
-import { resolveTemporalProfile } from './connection';
+import { resolveTemporalProfile } from './temporal-profile';
 import { loadPayloadKeys } from './codec/keys';
 
 /**

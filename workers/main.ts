@@ -1,7 +1,7 @@
 import { loadConfig } from '../client/config';
 import { ensureReachable } from '../client/reachability';
 import { startWorkerOperations } from './telemetry/operations';
-import { startTracingFromEnv } from './telemetry/tracing';
+import { startTracingFromEnv } from './telemetry/tracing-env';
 import { createMainWorker } from './worker';
 
 /**
@@ -12,7 +12,7 @@ export async function runMainWorker(): Promise<void> {
   const config = loadConfig();
   await ensureReachable(config, ['temporal', 's3', 'model']);
   const ops = await startWorkerOperations(config);
-  const tracing = startTracingFromEnv(process.env, 'evolution-worker');
+  const tracing = await startTracingFromEnv(process.env, 'evolution-worker');
   const { worker, connection } = await createMainWorker({ config, identity: `evolution-worker@${process.pid}`, tracing });
   ops.attach(worker);
   const metrics = ops.metricsPort !== undefined ? `; metrics and health on :${ops.metricsPort}` : '';

@@ -5,7 +5,8 @@ import type { EvolutionConfig } from '../core';
 import { createActivities } from '../activities';
 import { connectWorkerTemporal } from './connection';
 import { productMetricsInterceptor } from './telemetry/product-metrics';
-import { TRACING_WORKFLOW_INTERCEPTORS, workerTracing, type Tracing } from './telemetry/tracing';
+import type { Tracing } from './telemetry/tracing';
+import { TRACING_WORKFLOW_INTERCEPTORS } from './telemetry/tracing-env';
 import { evolutionDataConverter } from '../client/codec/data-converter';
 
 export interface MainWorkerOptions {
@@ -39,7 +40,7 @@ export const PAYLOAD_CONVERTER_PATH = join(ROOT, 'workers', 'payload-converter.t
 export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
   const { config } = opts;
   const connection = opts.connection ?? (await connectWorkerTemporal(config));
-  const traced = opts.tracing && workerTracing(opts.tracing);
+  const traced = opts.tracing && (await import('./telemetry/tracing')).workerTracing(opts.tracing);
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,

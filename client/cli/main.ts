@@ -33,7 +33,7 @@ export async function main(argv: string[]): Promise<number> {
   };
   // Long-running commands (worker, evaluator-worker) set up their own tracing.
   const tracing =
-    name === 'worker' || name === 'evaluator-worker' ? undefined : (await import('../../workers/telemetry/tracing')).startTracingFromEnv(process.env, 'evolution-cli');
+    name === 'worker' || name === 'evaluator-worker' ? undefined : await (await import('../../workers/telemetry/tracing-env')).startTracingFromEnv(process.env, 'evolution-cli');
   try {
     return (await command.run(ctx)) ?? 0;
   } catch (e) {

@@ -2,7 +2,7 @@ import { appendFileSync } from 'node:fs';
 import { loadConfig } from '../../client/config';
 import type { ScoreOverride } from './weather-evaluator';
 import { startWorkerOperations } from '../telemetry/operations';
-import { startTracingFromEnv } from '../telemetry/tracing';
+import { startTracingFromEnv } from '../telemetry/tracing-env';
 import { createEvaluatorWorker } from './worker';
 
 export interface EvaluatorWorkerFlags {
@@ -32,7 +32,7 @@ export function parseScoreOverrides(text: string): ScoreOverride[] {
 export async function runEvaluatorWorker(flags: EvaluatorWorkerFlags = {}): Promise<void> {
   const config = loadConfig();
   const ops = await startWorkerOperations(config);
-  const tracing = startTracingFromEnv(process.env, 'evolution-evaluator');
+  const tracing = await startTracingFromEnv(process.env, 'evolution-evaluator');
   const windowsFile = flags.windowsFile;
   const { worker, connection, taskQueue, identity } = await createEvaluatorWorker({
     config,

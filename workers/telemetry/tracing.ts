@@ -6,24 +6,12 @@ import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTele
 import type { ActivityInterceptorsFactory, InjectedSinks } from '@temporalio/worker';
 import { markTracingActive } from '../../client/tracing';
 
-/** The workflow-side interceptors; must be in the workflow bundle (bundleWorkflowCode's workflowInterceptorModules). */
-export const TRACING_WORKFLOW_INTERCEPTORS = require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
+// OpenTelemetry is loaded only when tracing is on: import this module through tracing-env.ts.
 
 export interface Tracing {
   spanProcessor: SpanProcessor;
   resource: Resource;
   shutdown(): Promise<void>;
-}
-
-/**
- * Tracing is on when an OTLP endpoint is configured the standard way
- * (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or
- * OTEL_TRACES_EXPORTER=otlp) and OTEL_SDK_DISABLED is not true. The OTLP/HTTP exporter
- * reads the remaining OTEL_EXPORTER_OTLP_* variables (headers, timeout) itself.
- */
-export function tracingEnabled(env: Record<string, string | undefined>): boolean {
-  if (env.OTEL_SDK_DISABLED?.toLowerCase() === 'true') return false;
-  return !!(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_TRACES_EXPORTER === 'otlp');
 }
 
 /** Registers a global tracer provider (client interceptors use it) with this span processor. */
@@ -37,9 +25,9 @@ export function startTracing(spanProcessor: SpanProcessor, serviceName: string):
   return { spanProcessor, resource, shutdown: () => provider.shutdown() };
 }
 
-export function startTracingFromEnv(env: Record<string, string | undefined>, serviceName: string): Tracing | undefined {
-  if (!tracingEnabled(env)) return undefined;
-  return startTracing(new BatchSpanProcessor(new OTLPTraceExporter()), env.OTEL_SERVICE_NAME ?? serviceName);
+/** Spans leave through OTLP/HTTP; the exporter reads the OTEL_EXPORTER_OTLP_* variables (endpoint, headers, timeout) itself. */
+export function startOtlpTracing(serviceName: string): Tracing {
+  return startTracing(new BatchSpanProcessor(new OTLPTraceExporter()), serviceName);
 }
 
 /** What a worker adds for tracing: activity spans, and the sink through which workflow spans leave the sandbox. */
