@@ -251,7 +251,8 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
      */
     async planJob(input: PlanJobInput): Promise<RevisionPlan> {
       return withStoreErrors(async () => {
-        const index = await store.scopeIndexSnapshot(input.scopeKey, input.indexEtag);
+        // No ETag: prepareReview found no index, and that empty snapshot is the one to plan against.
+        const index = await store.scopeIndexSnapshot(input.scopeKey, input.indexEtag ?? null);
         return planRevisions({ ...input, existingSkills: existingSkillsOf(index) });
       });
     },
