@@ -68,6 +68,16 @@ export interface PreparedReview {
 /** The plan's input without the existing skills, which planJob reads from the index snapshot. */
 export type PlanJobInput = Omit<PlanInput, 'existingSkills'> & { indexEtag?: string };
 
+export interface AdvanceCursorInput {
+  scopeKey: string;
+  sessionId: string;
+  cursor: ReviewCursor;
+  at: string;
+  cursorEtag?: string | null;
+  /** When the job ends here (policy "no", reviewer skip, quarantine): recorded after the cursor. */
+  outcome?: JobOutcome;
+}
+
 export interface LearningDeps {
   config: EvolutionConfig;
   store: SkillStore;
@@ -101,6 +111,51 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
 
   async function writeJobOutcome(outcome: JobOutcome, at: string): Promise<void> {
     await withStoreErrors(() => store.writeJobOutcome(outcome, at));
+  }
+
+  /**
+   * Advances the review cursor (one conditional write at the version prepareReview read);
+   * when the job ends here (policy "no", reviewer skip, quarantine) it also records the
+   * outcome, after the cursor, and a quarantine's session-level audit entry. Both writes are idempotent, so a retry repeats them harmlessly.
+   */
+  async function advanceCursor({ scopeKey, sessionId, cursor, at, cursorEtag, outcome }: AdvanceCursorInput): Promise<void> {
+    await withStoreErrors(() =>
+      store.writeCursor(
+        scopeKey,
+        sessionId,
+        { lastReviewedAt: cursor.lastReviewedAt, lastEventCount: cursor.lastEventCount ?? 0, updatedAt: at },
+        cursorEtag === undefined ? undefined : { etag: cursorEtag },
+      ),
+    );
+    if (outcome?.status === 'quarantined') {
+      await withStoreErrors(() =>
+        store.appendSessionAudit({
+          id: `${outcome.jobId}:quarantine_delta`,
+          at,
+          action: 'quarantine_delta',
+          scopeKey,
+          sessionId,
+          jobId: outcome.jobId,
+          actor: 'evolution',
+          reason: outcome.reason,
+          failures: outcome.quarantinedAfter ?? [],
+        }),
+      );
+    }
+    if (outcome) await writeJobOutcome(outcome, at);
+  }
+
+  /**
+   * Reconciles the decision against EVERY skill of the scope (names from the scope index:
+   * the snapshot the review was prepared from, so no extra request when this worker has
+   * it) and builds the governed revisions. Deterministic given that snapshot.
+   */
+  async function planJob(input: PlanJobInput): Promise<RevisionPlan> {
+    return withStoreErrors(async () => {
+      // No ETag: prepareReview found no index, and that empty snapshot is the one to plan against.
+      const index = await store.scopeIndexSnapshot(input.scopeKey, input.indexEtag ?? null);
+      return planRevisions({ ...input, existingSkills: existingSkillsOf(index) });
+    });
   }
 
   return {
@@ -146,51 +201,7 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
       });
     },
 
-    /**
-     * Advances the review cursor (one conditional write at the version prepareReview read);
-     * when the job ends here (policy "no", reviewer skip, quarantine) it also records the
-     * outcome, after the cursor, and a quarantine's session-level audit entry. Both writes are idempotent, so a retry repeats them harmlessly.
-     */
-    async advanceCursor({
-      scopeKey,
-      sessionId,
-      cursor,
-      at,
-      cursorEtag,
-      outcome,
-    }: {
-      scopeKey: string;
-      sessionId: string;
-      cursor: ReviewCursor;
-      at: string;
-      cursorEtag?: string | null;
-      outcome?: JobOutcome;
-    }): Promise<void> {
-      await withStoreErrors(() =>
-        store.writeCursor(
-          scopeKey,
-          sessionId,
-          { lastReviewedAt: cursor.lastReviewedAt, lastEventCount: cursor.lastEventCount ?? 0, updatedAt: at },
-          cursorEtag === undefined ? undefined : { etag: cursorEtag },
-        ),
-      );
-      if (outcome?.status === 'quarantined') {
-        await withStoreErrors(() =>
-          store.appendSessionAudit({
-            id: `${outcome.jobId}:quarantine_delta`,
-            at,
-            action: 'quarantine_delta',
-            scopeKey,
-            sessionId,
-            jobId: outcome.jobId,
-            actor: 'evolution',
-            reason: outcome.reason,
-            failures: outcome.quarantinedAfter ?? [],
-          }),
-        );
-      }
-      if (outcome) await writeJobOutcome(outcome, at);
-    },
+    advanceCursor,
 
     /**
      * The LLM reviewer. Rebuilding the transcript (the same delta prepareReview cut, from the
@@ -244,16 +255,16 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
       await withStoreErrors(() => store.recordFailedReview(scopeKey, sessionId, { position: reviewedAfter, fingerprint, failure }));
     },
 
+    planJob,
+
     /**
-     * Reconciles the decision against EVERY skill of the scope (names from the scope index:
-     * the snapshot the review was prepared from, so no extra request when this worker has
-     * it) and builds the governed revisions. Deterministic given that snapshot.
+     * A valid decision: the cursor advances (before any governance work), then the job is
+     * planned. One activity instead of two (each costs a history round trip); a retry
+     * repeats the idempotent cursor write and plans from the same index snapshot.
      */
-    async planJob(input: PlanJobInput): Promise<RevisionPlan> {
-      return withStoreErrors(async () => {
-        const index = await store.scopeIndexSnapshot(input.scopeKey, input.indexEtag);
-        return planRevisions({ ...input, existingSkills: existingSkillsOf(index) });
-      });
+    async advanceCursorAndPlan({ cursor, plan }: { cursor: AdvanceCursorInput; plan: PlanJobInput }): Promise<RevisionPlan> {
+      await advanceCursor(cursor);
+      return planJob(plan);
     },
 
     /** Writes the job's outcome beside the scope (idempotent: same job id, same object). */

@@ -140,12 +140,16 @@ export function publisherActivities({ store, signalIndex }: { store: SkillStore;
     return rev;
   }
 
-  /** Tells the index workflow about `pointer` (or what the pointer is now); it acks the calling workflow. Returns the seq announced. */
+  /**
+   * Tells the index workflow about `pointer` (or what the pointer is now). Returns the seq
+   * the calling workflow is to wait for (its IndexApplied ack), or undefined when there is
+   * nothing to wait for: no pointer, or the index already includes the change.
+   */
   async function announce(scopeKey: string, skillId: string, pointer?: ActivePointer): Promise<number | undefined> {
     const now = pointer ?? (await store.readActive(scopeKey, skillId))?.pointer;
     if (!now) return undefined;
-    await signalIndex(scopeKey, { ...indexChangeFor(now), ackTo: Context.current().info.workflowExecution?.workflowId });
-    return now.seq;
+    const applied = await signalIndex(scopeKey, { ...indexChangeFor(now), ackTo: Context.current().info.workflowExecution?.workflowId });
+    return applied === true ? undefined : now.seq;
   }
 
   async function audit(rev: Pick<Revision, 'scopeKey' | 'skillId' | 'id'>, opId: string, action: AuditAction, at: string, actor: string, reason: string, status?: RevisionStatus) {

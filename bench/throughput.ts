@@ -11,7 +11,9 @@
  *   submit    startLearningJob vs a bare signalWithStart of the floor's session entity,
  *             sequential and 20-way, alternating rounds
  *
- * Env: BENCH_N (default 100), BENCH_PAIRS (default 3), BENCH_SINGLE (default 10).
+ * Env: BENCH_N (default 100), BENCH_PAIRS (default 3), BENCH_SINGLE (default 10),
+ * BENCH_SUBMIT_ROUNDS (default 3), BENCH_CPU_PROF=DIR (each worker writes V8 CPU profiles,
+ * one per thread, under DIR/pipeline and DIR/floor when it stops).
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -47,6 +49,9 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   const N = num('BENCH_N', 100);
   const PAIRS = num('BENCH_PAIRS', 3);
   const SINGLE = num('BENCH_SINGLE', 10);
+  const SUBMIT_ROUNDS = num('BENCH_SUBMIT_ROUNDS', 3);
+  const profDir = process.env.BENCH_CPU_PROF;
+  const prof = (kind: Kind) => (profDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profDir, kind)}`] : []);
   if (!ensureBuild((l) => ctx.log(l))) throw new Error('throughput bench: needs a current build (npm run build)');
   const config = loadConfig();
   const infra = readState();
@@ -62,12 +67,12 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   const pipeQueue = `bench-pipe-${runId}`;
   const floorQueue = `bench-floor-${runId}`;
   const workers: Record<Kind, StartedProcess> = {
-    pipeline: await startProcess(process.execPath, [join(REPO_ROOT, 'bin', 'evolution.js'), 'worker'], {
+    pipeline: await startProcess(process.execPath, [...prof('pipeline'), join(REPO_ROOT, 'bin', 'evolution.js'), 'worker'], {
       cwd: REPO_ROOT,
       env: { EVOLUTION_TASK_QUEUE: pipeQueue, EVOLUTION_HUMAN_GATE: 'none', EVOLUTION_SHADOW_MODE: 'false' },
       readyLine: '[worker] polling',
     }),
-    floor: await startProcess(process.execPath, ['--require', 'tsx/cjs', join(__dirname, 'floor', 'worker.ts')], {
+    floor: await startProcess(process.execPath, [...prof('floor'), '--require', 'tsx/cjs', join(__dirname, 'floor', 'worker.ts')], {
       cwd: REPO_ROOT,
       env: { FLOOR_TASK_QUEUE: floorQueue, FLOOR_BUNDLE: floorBundle },
       readyLine: '[worker] polling',
@@ -174,7 +179,7 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
       submittedJobs.push(await submit(kind));
       return performance.now() - t;
     };
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < SUBMIT_ROUNDS; round++) {
       for (let i = 0; i < 20; i++) calls.seqBare.push(await timed('floor'));
       for (let i = 0; i < 20; i++) calls.seqStart.push(await timed('pipeline'));
       calls.parBare.push(...(await Promise.all(Array.from({ length: 20 }, () => timed('floor')))));

@@ -47,16 +47,9 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   const indexed = indexAcks();
   const prepared = await storage.prepareReview({ segment });
   const { governance } = prepared;
+  const cursorAdvance = { scopeKey: prepared.scopeKey, sessionId: segment.sessionId, cursor: prepared.nextCursor, cursorEtag: prepared.cursorEtag };
   // A job that ends right after advancing the cursor records its outcome in the same activity.
-  const advanceCursor = (outcome?: JobOutcome) =>
-    storage.advanceCursor({
-      scopeKey: prepared.scopeKey,
-      sessionId: segment.sessionId,
-      cursor: prepared.nextCursor,
-      cursorEtag: prepared.cursorEtag,
-      at: new Date().toISOString(),
-      outcome,
-    });
+  const advanceCursor = (outcome: JobOutcome) => storage.advanceCursor({ ...cursorAdvance, at: new Date().toISOString(), outcome });
   const base = { jobId, scopeKey: prepared.scopeKey, sessionId: segment.sessionId, deltaEvents: prepared.deltaEventCount };
 
   if (prepared.quarantinedAfter) {
@@ -95,20 +88,14 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   if (decision.skip_reason && !decision.creates.length && !decision.updates.length && !decision.deletions.length) {
     return finishAdvancingCursor({ ...base, status: 'reviewer_skipped', reason: decision.skip_reason, cursorAdvanced: true, revisions: [], dropped: decision.dropped ?? [] });
   }
-  // A valid decision advances the cursor before any governance work: storage or
-  // publication failures below are retried from revision state, never by re-reviewing.
-  await advanceCursor();
-
-  // Reconciled against every skill of the scope (through the index), not just the reviewer's few.
-  const plan = await storage.planJob({
-    decision,
-    indexEtag: prepared.indexEtag,
-    jobId,
-    scope: prepared.scope,
-    scopeKey: prepared.scopeKey,
-    outcome: segment.outcome,
-    governance,
-    at: new Date().toISOString(),
+  // A valid decision advances the cursor before any governance work (the same activity then
+  // plans the job): storage or publication failures below are retried from revision state,
+  // never by re-reviewing. Reconciled against every skill of the scope (through the index),
+  // not just the reviewer's few.
+  const at = new Date().toISOString();
+  const plan = await storage.advanceCursorAndPlan({
+    cursor: { ...cursorAdvance, at },
+    plan: { decision, indexEtag: prepared.indexEtag, jobId, scope: prepared.scope, scopeKey: prepared.scopeKey, outcome: segment.outcome, governance, at },
   });
 
   for (const d of plan.dropped) log.warn('reconciler dropped a candidate', { jobId, name: d.name, list: d.list, reason: d.reason });

@@ -1,7 +1,18 @@
 import type { Duration } from '@temporalio/common';
-import { condition, continueAsNew, defineQuery, defineSignal, getExternalWorkflowHandle, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  defineQuery,
+  defineSignal,
+  defineUpdate,
+  getExternalWorkflowHandle,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { newerChange, SCOPE_INDEX_SIGNALS, type IndexApplied, type IndexChange } from '../core/publication/scope-index';
+import { newerChange, SCOPE_INDEX_APPLY_UPDATE, SCOPE_INDEX_SIGNALS, type IndexApplied, type IndexChange } from '../core/publication/scope-index';
 
 export interface ScopeIndexInput {
   scopeKey: string;
@@ -26,6 +37,11 @@ export const indexChangeSignal = defineSignal<[IndexChange]>(SCOPE_INDEX_SIGNALS
 /** Reconcile from the pointers now (operators, tests). */
 export const reconcileIndexSignal = defineSignal<[]>(SCOPE_INDEX_SIGNALS.reconcile);
 export const scopeIndexStateQuery = defineQuery<ScopeIndexState>('indexState');
+/**
+ * A pointer change from a publisher that waits for it (update-with-start): the answer is its
+ * ack, so neither workflow spends a task on an IndexApplied signal.
+ */
+export const applyIndexChangeUpdate = defineUpdate<boolean, [IndexChange]>(SCOPE_INDEX_APPLY_UPDATE);
 /** Received by a publishing workflow once its change is in the index and SKILL.md. */
 export const indexAppliedSignal = defineSignal<[IndexApplied]>(SCOPE_INDEX_SIGNALS.applied);
 
@@ -74,6 +90,21 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
   setHandler(indexChangeSignal, add);
   setHandler(reconcileIndexSignal, () => void (reconcileRequested = true));
   setHandler(scopeIndexStateQuery, () => ({ ...state, pending: changes.size }));
+  // Highest seq per skill that a burst or reconcile of this run has materialized.
+  const appliedSeq = new Map<string, number>();
+  const markApplied = (burst: IndexChange[]) => {
+    for (const c of burst) appliedSeq.set(c.skillId, Math.max(appliedSeq.get(c.skillId) ?? -1, c.seq));
+  };
+  let continuing = false;
+  setHandler(applyIndexChangeUpdate, async ({ ackTo, ...change }) => {
+    add(change);
+    const materialized = () => (appliedSeq.get(change.skillId) ?? -1) >= change.seq;
+    await condition(() => materialized() || continuing);
+    const applied = materialized();
+    // Continuing as new before the next burst: the next run acks by signal, like a signalled change.
+    if (!applied && ackTo) waiting.push({ workflowId: ackTo, skillId: change.skillId, seq: change.seq });
+    return applied;
+  });
 
   const drain = () => {
     const burst = [...changes.values()];
@@ -107,6 +138,7 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
       reconcileRequested = false;
       const { burst, acks } = drain();
       const { applied } = await reconcileScopeIndex({ scopeKey, changes: burst });
+      markApplied(burst);
       await ack(acks);
       state.reconciles++;
       quiet = applied === 0 && !changedSinceReconcile && burst.length === 0 ? quiet + 1 : 0;
@@ -115,11 +147,14 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
     } else if (changes.size > 0) {
       const { burst, acks } = drain();
       await applyScopeIndexChanges({ scopeKey, changes: burst });
+      markApplied(burst);
       await ack(acks);
       state.bursts++;
       changedSinceReconcile = true;
     }
   }
+  continuing = true;
+  await condition(allHandlersFinished);
   const { burst, acks } = drain();
   await continueAsNew<typeof scopeIndexWorkflow>({ scopeKey, pending: burst, waiting: acks, reconcileEveryMs, reconcileDueAt: dueAt, quietReconciles: quiet });
 }

@@ -15,6 +15,16 @@ export interface StructuredCall<S extends z.ZodType, T = z.output<S>> {
   normalize?: (answer: z.output<S>) => T;
 }
 
+// Converting a zod schema to JSON Schema costs milliseconds of CPU; the schemas are constants, so once each.
+const responseFormats = new WeakMap<z.ZodType, Map<string, ReturnType<typeof zodResponseFormat>>>();
+function responseFormatOf(schema: z.ZodType, name: string): ReturnType<typeof zodResponseFormat> {
+  let byName = responseFormats.get(schema);
+  if (!byName) responseFormats.set(schema, (byName = new Map()));
+  let format = byName.get(name);
+  if (!format) byName.set(name, (format = zodResponseFormat(schema, name)));
+  return format;
+}
+
 /**
  * Chat Completions with a JSON-schema response format built from a zod schema.
  * A transport error propagates as is (Temporal retries it); an answer that is not JSON
@@ -27,7 +37,7 @@ export async function structuredCompletion<S extends z.ZodType, T = z.output<S>>
     {
       model: call.model,
       messages: call.messages,
-      response_format: zodResponseFormat(call.schema, call.schemaName),
+      response_format: responseFormatOf(call.schema, call.schemaName),
     },
     { signal: call.signal },
   );

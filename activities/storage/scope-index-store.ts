@@ -51,10 +51,11 @@ export function indexChangeFor(pointer: ActivePointer): IndexChange {
 const CACHED_SCOPES = 256;
 
 export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, listSkillIds: (scopeKey: string) => Promise<string[]>) {
-  // Last index seen per scope, by ETag: the single writer writes If-Match without re-reading,
-  // and a job re-reads the snapshot its review was prepared from without a request.
-  const cache = new Map<string, { index: ScopeIndex; etag: string }>();
-  function remember(scopeKey: string, value: { index: ScopeIndex; etag: string }) {
+  // Last index seen per scope, by ETag (null: the GET found none): the single writer writes
+  // If-Match (or create-only) without re-reading, and a job re-reads the snapshot its review
+  // was prepared from without a request. A stale entry only costs a failed condition.
+  const cache = new Map<string, { index: ScopeIndex; etag: string } | null>();
+  function remember(scopeKey: string, value: { index: ScopeIndex; etag: string } | null) {
     cache.delete(scopeKey);
     cache.set(scopeKey, value);
     if (cache.size > CACHED_SCOPES) cache.delete(cache.keys().next().value!);
@@ -64,15 +65,20 @@ export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, li
   async function readScopeIndex(scopeKey: string, ifNoneMatch?: string): Promise<ScopeIndexRead | undefined> {
     const key = scopeIndexKey(scopeKey);
     const got = await objects.getText(key, ifNoneMatch);
+    if (!got) remember(scopeKey, null);
     if (!got || got.notModified) return got;
     const read = { index: parseJson(key, got.value, ScopeIndexSchema), etag: got.etag };
     remember(scopeKey, read);
     return read;
   }
 
-  /** The index with this ETag if this process has it, else the current one (one GET). */
-  async function scopeIndexSnapshot(scopeKey: string, etag?: string): Promise<ScopeIndex | undefined> {
+  /**
+   * The index with this ETag if this process has it (`null`: the snapshot in which the scope
+   * had no index, which this process last saw absent), else the current one (one GET).
+   */
+  async function scopeIndexSnapshot(scopeKey: string, etag?: string | null): Promise<ScopeIndex | undefined> {
     const cached = cache.get(scopeKey);
+    if (etag === null && cached === null) return undefined;
     if (etag && cached?.etag === etag) return cached.index;
     const read = await readScopeIndex(scopeKey);
     return read && !read.notModified ? read.index : undefined;
@@ -81,11 +87,12 @@ export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, li
   /** Read-modify-write of the index by If-Match, starting from the cached copy (no GET when it is current). */
   async function updateIndex(scopeKey: string, change: (content: IndexContent) => IndexContent & { changed: boolean; applied: IndexChange[] }): Promise<IndexChange[]> {
     const key = scopeIndexKey(scopeKey);
+    // undefined: unknown, read it; null: absent when last seen, so try the create-only write.
     let base = cache.get(scopeKey);
     return retryOnConflict(async () => {
-      if (!base) {
+      if (base === undefined) {
         const read = await readScopeIndex(scopeKey);
-        base = read && !read.notModified ? read : undefined;
+        base = read && !read.notModified ? read : null;
       }
       const next = change(base?.index ?? { skills: [], removed: [] });
       if (!next.changed) return next.applied;

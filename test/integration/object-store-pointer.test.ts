@@ -5,19 +5,41 @@ import {
   InvalidStorageRequestError,
   PreconditionConflictError,
   activeKey,
+  createObjectStore,
+  createS3Client,
   createSkillStore,
   retryOnConflict,
+  skillStoreOn,
+  type ObjectStore,
   tombstonePointer,
   type SkillStore,
 } from '../../activities/storage';
 import { realServices, uniqueName } from '../support/infra';
 
 let store: SkillStore;
+let s3: Awaited<ReturnType<typeof realServices>>['s3'];
 
 beforeAll(async () => {
-  const cfg = await realServices(['s3']);
-  store = createSkillStore(cfg.s3);
+  s3 = (await realServices(['s3'])).s3;
+  store = createSkillStore(s3);
 });
+
+/** A store of its own (another worker process) over the real bucket, counting the requests it makes by method. */
+function countingStore(): { store: SkillStore; calls: Record<string, number> } {
+  const objects = createObjectStore(createS3Client(s3), s3.bucket);
+  const calls: Record<string, number> = {};
+  const counted = new Proxy(objects, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls[String(prop)] = (calls[String(prop)] ?? 0) + 1;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  }) as ObjectStore;
+  return { store: skillStoreOn(counted), calls };
+}
 
 const newScopeKey = () => scopeKeyOf({ mode: 'app', app: uniqueName('app') });
 
@@ -198,5 +220,33 @@ describe('scope index', () => {
     expect(changed.index.skills.map((s) => `${s.skillId}@${s.revisionId}`)).toEqual(['skill-1@skill-1-r2', ...skills.slice(2).map((id) => `${id}@${id}-r1`)]);
     expect(changed.index.skills[0]!.name).toBe('Skill One');
     expect(changed.index.removed).toEqual([{ skillId: 'skill-0', seq: 2 }]);
+  });
+});
+
+describe('scope index snapshot of a scope without an index', () => {
+  it('a process that just saw no index plans against that empty snapshot and creates the index without reading it again', async () => {
+    const sk = newScopeKey();
+    const { store: worker, calls } = countingStore();
+    expect(await worker.readScopeIndex(sk)).toBeUndefined();
+    expect(calls).toEqual({ getText: 1 });
+
+    expect(await worker.scopeIndexSnapshot(sk, null)).toBeUndefined();
+    const written = await worker.writeActive(sk, 'weather', pointer('weather', 'weather-r1'), null);
+    expect(await worker.applyScopeIndexChanges(sk, [indexChangeFor(written.pointer)])).toHaveLength(1);
+    expect(calls).toEqual({ getText: 1, putCreateOnly: 2 });
+    expect(await store.readScopeIndex(sk)).toMatchObject({ index: { skills: [{ skillId: 'weather', revisionId: 'weather-r1' }] } });
+  });
+
+  it('an absence another process has since ended costs one failed create; then the index is read and updated, keeping both skills', async () => {
+    const sk = newScopeKey();
+    const { store: late, calls } = countingStore();
+    expect(await late.readScopeIndex(sk)).toBeUndefined();
+    const a = await store.writeActive(sk, 'a', pointer('a', 'a-r1'), null);
+    await store.applyScopeIndexChanges(sk, [indexChangeFor(a.pointer)]);
+
+    const b = await late.writeActive(sk, 'b', pointer('b', 'b-r1'), null);
+    expect(await late.applyScopeIndexChanges(sk, [indexChangeFor(b.pointer)])).toHaveLength(1);
+    expect(calls).toEqual({ getText: 2, putCreateOnly: 2, putIfMatch: 1 });
+    expect(await store.readScopeIndex(sk)).toMatchObject({ index: { skills: [{ skillId: 'a' }, { skillId: 'b' }] } });
   });
 });

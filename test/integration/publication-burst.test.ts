@@ -1,3 +1,4 @@
+import { temporal } from '@temporalio/proto';
 import { describe, expect, it, vi } from 'vitest';
 import { movePointer } from '../../activities/publisher';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
@@ -32,6 +33,24 @@ describe('a burst of publications into one scope', () => {
     const index = await fx.store.readScopeIndex(scopeKey);
     expect(index && !index.notModified ? index.index.skills.length : 0).toBe(JOBS);
   }, 360_000);
+
+  it("a job's read-your-writes ack comes with its publication's result: no IndexApplied signal and no timer in the job, no signal sent by the index", async () => {
+    const app = uniqueName('ack');
+    const deps = { client: fx.w.client, store: fx.store, config: fx.w.config };
+    const started = await startLearningJob(deps, { app, user: 'u', sessionId: 's', events: sessionCreating('ack-by-update-skill') });
+    const out = await waitForLearningJob(fx.w.client, started.jobWorkflowId, { timeoutMs: 120_000 });
+    expect(out.revisions).toMatchObject([{ action: 'create', status: 'active' }]);
+    expect(await publicationProblems(fx.store, started.scopeKey)).toEqual([]);
+
+    const eventTypes = async (workflowId: string) =>
+      ((await fx.w.client.workflow.getHandle(workflowId).fetchHistory()).events ?? []).map((e) => String(temporal.api.enums.v1.EventType[e.eventType!]));
+    const job = await eventTypes(started.jobWorkflowId);
+    expect(job).toContain('EVENT_TYPE_ACTIVITY_TASK_COMPLETED');
+    expect(job.filter((t) => t === 'EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED' || t === 'EVENT_TYPE_TIMER_STARTED')).toEqual([]);
+    const index = await eventTypes(scopeIndexWorkflowId(started.scopeKey));
+    expect(index).toContain('EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED');
+    expect(index).not.toContain('EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED');
+  });
 
   it('the index converges after a pointer moved without its signal (a lost signal), by the reconcile', async () => {
     const app = uniqueName('lost');

@@ -20,6 +20,7 @@ const EXPECTED = [
   'experiment-time-limit',
   'learning-job',
   'rollback',
+  'scope-index',
   'session',
 ];
 
@@ -41,10 +42,18 @@ function variant(name: string): Promise<WorkflowBundleWithSourceMap> {
 }
 
 describe('replay of recorded histories', () => {
-  it('covers every workflow type: session, learning job, approval waiting and decided, rollback, experiment runs and its time-limit failure', () => {
+  it('covers every workflow type: session, learning job, scope index, approval waiting and decided, rollback, experiment runs and its time-limit failure', () => {
     expect(HISTORIES.map((h) => h.name)).toEqual(EXPECTED);
     const types = new Set(HISTORIES.map((h) => h.history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name));
-    expect([...types].sort()).toEqual(['approvalWorkflow', 'evaluationBatchWorkflow', 'experimentWorkflow', 'learningJobWorkflow', 'rollbackWorkflow', 'sessionWorkflow']);
+    expect([...types].sort()).toEqual([
+      'approvalWorkflow',
+      'evaluationBatchWorkflow',
+      'experimentWorkflow',
+      'learningJobWorkflow',
+      'rollbackWorkflow',
+      'scopeIndexWorkflow',
+      'sessionWorkflow',
+    ]);
     const lastEvent = (name: string) => HISTORIES.find((h) => h.name === name)!.history.events!.at(-1)!;
     expect(lastEvent('experiment-continued-as-new').workflowExecutionContinuedAsNewEventAttributes).toBeTruthy();
   });

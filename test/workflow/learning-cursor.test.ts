@@ -121,6 +121,14 @@ describe('activities per job (each one is a history round trip and a worker task
     expect(await storedOutcome(started.scopeKey, outcome.jobId)).toMatchObject({ status: 'reviewer_skipped', cursorAdvanced: true });
   });
 
+  it('a valid decision: the cursor advances and the job is planned in one activity, before any revision is recorded', async () => {
+    const session = newSession();
+    const { started, outcome } = await submit(exampleSession('weather-report'), session);
+    expect(outcome).toMatchObject({ status: 'reviewed', cursorAdvanced: true, revisions: [{ action: 'create', status: 'pending_approval' }] });
+    expect(await activityTypes(started.jobWorkflowId)).toEqual(['prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'recordRevision', 'recordJobOutcome']);
+    expect(await h.store.readCursor(started.scopeKey, session.sessionId)).toMatchObject({ lastEventCount: 12 });
+  });
+
   it('reviewer failure: three model answers, the failure counted for quarantine, the cursor stays, the outcome is still recorded', async () => {
     const session = newSession();
     const { started, outcome } = await submit(weatherWith('[[fault:malformed]]'), session);
