@@ -9,34 +9,19 @@ import type { SkillStore } from './storage';
  * SKILL.md files: both are derived from the pointers and follow them by seq.
  */
 export function scopeIndexActivities({ store }: { store: SkillStore }) {
-  async function materialize(scopeKey: string, applied: IndexChange[]) {
-    for (const change of applied) {
-      if (change.entry && change.markdown !== undefined) await store.writePublished(scopeKey, change.skillId, change.markdown);
-      else if (!change.entry) await store.deletePublished(scopeKey, change.skillId);
-      Context.current().heartbeat();
-    }
-  }
-
+  const heartbeat = () => Context.current().heartbeat();
   return {
-    /** One burst of pointer changes: one conditional index write, then the SKILL.md of every change that was newer. */
+    /** One burst of pointer changes: the SKILL.md of every change that is newer, then one conditional index write. */
     async applyScopeIndexChanges({ scopeKey, changes }: { scopeKey: string; changes: IndexChange[] }): Promise<{ applied: number }> {
-      return withStoreErrors(() =>
-        whileHeartbeating(async () => {
-          const applied = await store.applyScopeIndexChanges(scopeKey, changes);
-          await materialize(scopeKey, applied);
-          return { applied: applied.length };
-        }),
-      );
+      return withStoreErrors(() => whileHeartbeating(async () => ({ applied: (await store.applyScopeIndexChanges(scopeKey, changes, heartbeat)).length })));
     },
 
     /** Full reconcile from every pointer of the scope (paged listing, heartbeating), plus pending changes. */
     async reconcileScopeIndex({ scopeKey, changes }: { scopeKey: string; changes: IndexChange[] }): Promise<{ applied: number }> {
       return withStoreErrors(() =>
-        whileHeartbeating(async () => {
-          const applied = await store.reconcileScopeIndex(scopeKey, changes, (done, total) => Context.current().heartbeat({ done, total }));
-          await materialize(scopeKey, applied);
-          return { applied: applied.length };
-        }),
+        whileHeartbeating(async () => ({
+          applied: (await store.reconcileScopeIndex(scopeKey, changes, (done, total) => Context.current().heartbeat({ done, total }))).length,
+        })),
       );
     },
   };

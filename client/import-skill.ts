@@ -36,9 +36,6 @@ export async function importUnmanagedSkill(store: SkillStore, scope: Scope, mark
     target: { skillId, revisionId, managed: false, spec, deleted: false },
   });
   const now = await store.readActive(key, skillId);
-  if (now) {
-    const applied = await store.applyScopeIndexChanges(key, [indexChangeFor(now.pointer)]);
-    if (applied.length && now.pointer.revisionId === revisionId) await store.writePublished(key, skillId, markdown);
-  }
+  if (now) await store.applyScopeIndexChanges(key, [indexChangeFor(now.pointer)]);
   return { scopeKey: key, skillId, revisionId, name: spec.name, auditId: auditEventId(opId, 'import'), applied: result.kind === 'applied' };
 }

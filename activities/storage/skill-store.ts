@@ -15,13 +15,14 @@ import { scopeIndexStore } from './scope-index-store';
 export function skillStoreOn(objects: ObjectStore) {
   const pointers = pointerStore(objects);
   const revisions = revisionStore(objects, async (scopeKey, skillId) => (await pointers.readActive(scopeKey, skillId))?.pointer);
+  const published = publishedStore(objects);
   return {
     objects,
     ...revisions,
     ...pointers,
     ...auditStore(objects),
-    ...publishedStore(objects),
-    ...scopeIndexStore(objects, pointers, revisions.listSkillIds),
+    ...published,
+    ...scopeIndexStore(objects, pointers, revisions.listSkillIds, published),
     ...cursorStore(objects),
     ...payloadStore(objects),
     ...datasetStore(objects),
