@@ -1,15 +1,35 @@
 import { defineConfig } from 'vitest/config';
 
+// Files that kill the shared local services (Temporal, S3) and bring them back with
+// `infra up`: they run alone, after every other file has finished.
+const SERIAL = ['test/integration/infra-restart.test.ts', 'test/integration/skill-repository-outage.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Temporal workers load a native module; forks isolate them better than threads.
     pool: 'forks',
-    // One file at a time (vitest's default on 2 cores). Running integration files side by
-    // side is not safe yet: a test file's infraUp restarts a service whose health check
-    // timed out on a loaded machine, on a new port, under the feet of the files in flight.
-    maxWorkers: 1,
     testTimeout: 120_000,
     hookTimeout: 180_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'parallel',
+          include: ['test/**/*.test.ts'],
+          exclude: SERIAL,
+          // Files side by side. They are independent: each uses its own task queues,
+          // scopes, schedules, model-server fault keys and temporary directories, and a
+          // file's realServices() never restarts a running service. Most of a file's time
+          // is spent waiting on servers, timers and heartbeat timeouts, so on 2 cores
+          // 4 files at once keep both busy.
+          maxWorkers: 4,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'serial', include: SERIAL, maxWorkers: 1, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });
