@@ -21,13 +21,12 @@ describe('reviewer attempts under infrastructure faults', () => {
     const events = exampleSession('weather-report').map((e, i) => (i === 0 ? { ...e, content: `${e.content as string} [[fault:slow:4000]]` } : e));
     const started = await startLearningJob({ client: fx.client, store: fx.store, config: fx.config }, { ...session, events });
     await pollUntil('the first reviewer call', async () => (await reviewerCalls(fx.config.llm.baseURL, session)) >= 1, 120_000);
-    // S3 goes down and the first worker dies mid-call; then a second worker that never read
-    // this segment (its payload cache is empty) starts: the reviewer's next attempts run on
-    // it and must read the transcript from S3. (Started before the kill, a worker that took
-    // longer than the 4 s call to start, as on a loaded machine, let the call finish first.)
+    // A second worker that never read this segment (its payload cache is empty), then S3
+    // goes down and the first worker dies mid-call: the reviewer's next attempts run on the
+    // second worker and must read the transcript from S3.
+    await startWorker();
     await crashService('s3');
     await first.kill('SIGKILL');
-    await startWorker();
     const handle = fx.client.workflow.getHandle(started.jobWorkflowId);
     let lastSeen = '';
     await pollUntil(
