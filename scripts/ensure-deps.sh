@@ -5,7 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 marker=node_modules/.package-lock.json
-if [ ! -f "$marker" ] || [ package-lock.json -nt "$marker" ]; then
+if [ -L node_modules ]; then
+  # A worktree sharing another checkout's node_modules: npm ci would empty the shared
+  # folder through the link (a fresh checkout's lock file is always "newer"), breaking it.
+  [ -f "$marker" ] || echo "[deps] node_modules links to $(readlink node_modules), which has no install: run npm ci there" >&2
+elif [ ! -f "$marker" ] || [ package-lock.json -nt "$marker" ]; then
   echo "[deps] installing locked dependencies (npm ci) …" >&2
   npm ci --no-audit --no-fund --loglevel=error >&2
 fi

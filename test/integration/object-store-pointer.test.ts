@@ -105,48 +105,61 @@ describe('active pointer', () => {
     expect(read?.pointer).toEqual(pointer('weather', 'r1'));
   });
 
-  it('the race: 20 concurrent CAS writers, 50 rounds ⇒ exactly one winner per round, no lost update', async () => {
-    const sk = newScopeKey();
-    const skill = 'contended';
-    let current = await store.writeActive(sk, skill, pointer(skill, 'round-0', []), null);
-    const winners: string[] = [];
-    const winnersPerRound: number[] = [];
-    const roundMs: number[] = [];
+  it('the race: 20 concurrent CAS writers per round, 50 rounds (5 keys × 10 rounds at once) ⇒ exactly one winner per round, no lost update', async () => {
+    // SeaweedFS serialises conditional PUTs on one key with a lock whose losers retry every
+    // second (a fixed sleep in its lock client, no server option), so one round on one key
+    // takes seconds however fast the client is. The 50 rounds therefore run as 5 chains of
+    // 10 on 5 keys at the same time: every round is still 20 writers holding one ETag, each
+    // chain still builds on its previous winner, and the chains race each other on the same
+    // server as well. Each chain has its own S3 client, so its 20 writers never wait for a
+    // socket behind another chain's.
+    const KEYS = 5;
+    const ROUNDS = 10;
+    const WRITERS = 20;
     const started = performance.now();
-    for (let round = 1; round <= 50; round++) {
-      const roundStarted = performance.now();
-      // Every writer reads first, so all of them hold the same ETag, then all write at once.
-      const reads = await Promise.all(Array.from({ length: 20 }, () => store.readActive(sk, skill)));
-      const outcomes = await Promise.allSettled(
-        reads.map((read, w) => {
-          const p = read!.pointer as LivePointer;
-          const mine = `r${round}-w${w}`;
-          return store.writeActive(sk, skill, pointer(skill, `round-${round}`, [...p.spec.steps, mine]), read!.etag).then(() => mine);
-        }),
-      );
-      const won = outcomes.filter((o): o is PromiseFulfilledResult<string> => o.status === 'fulfilled');
-      const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
-      for (const l of lost) expect(l.reason).toBeInstanceOf(PreconditionConflictError);
-      winnersPerRound.push(won.length);
-      winners.push(...won.map((o) => o.value));
-      current = (await store.readActive(sk, skill))!;
-      roundMs.push(performance.now() - roundStarted);
-    }
-    const elapsedMs = performance.now() - started;
-    const sorted = [...roundMs].sort((a, b) => a - b);
-    console.log(
-      `pointer race: 50 rounds × 20 writers in ${elapsedMs.toFixed(0)} ms ` +
-        `(round min/median/max ${sorted[0].toFixed(0)}/${sorted[25].toFixed(0)}/${sorted[49].toFixed(0)} ms); ` +
-        `winners per round: ${[...new Set(winnersPerRound)].join(',')}`,
+    const chains = await Promise.all(
+      Array.from({ length: KEYS }, async (_, k) => {
+        const chainStore = createSkillStore(s3);
+        const sk = newScopeKey();
+        const skill = `contended-${k}`;
+        let current = await chainStore.writeActive(sk, skill, pointer(skill, 'round-0', []), null);
+        const winners: string[] = [];
+        const winnersPerRound: number[] = [];
+        const roundMs: number[] = [];
+        for (let round = 1; round <= ROUNDS; round++) {
+          const roundStarted = performance.now();
+          // Every writer reads first, so all of them hold the same ETag, then all write at once.
+          const reads = await Promise.all(Array.from({ length: WRITERS }, () => chainStore.readActive(sk, skill)));
+          const outcomes = await Promise.allSettled(
+            reads.map((read, w) => {
+              const p = read!.pointer as LivePointer;
+              const mine = `k${k}-r${round}-w${w}`;
+              return chainStore.writeActive(sk, skill, pointer(skill, `round-${round}`, [...p.spec.steps, mine]), read!.etag).then(() => mine);
+            }),
+          );
+          const won = outcomes.filter((o): o is PromiseFulfilledResult<string> => o.status === 'fulfilled');
+          const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+          for (const l of lost) expect(l.reason).toBeInstanceOf(PreconditionConflictError);
+          winnersPerRound.push(won.length);
+          winners.push(...won.map((o) => o.value));
+          current = (await chainStore.readActive(sk, skill))!;
+          roundMs.push(performance.now() - roundStarted);
+        }
+        return { final: current.pointer as LivePointer, winners, winnersPerRound, roundMs };
+      }),
     );
-    expect(winnersPerRound).toEqual(Array(50).fill(1));
-    const final = current.pointer as LivePointer;
-    expect(final.revisionId).toBe('round-50');
-    expect(final.spec.steps).toHaveLength(50);
-    expect(final.spec.steps).toEqual(winners);
-    // SeaweedFS serializes conditional PUTs on one key with a lock it retries every second,
-    // so losing writers queue for seconds: this test is slow by nature, not by the client.
-  }, 1_800_000); // SeaweedFS serializes conditional PUTs on one key (losers wait in 1 s lock retries): ~40 s idle, ~450 s seen on a loaded 2-core machine
+    const roundMs = chains.flatMap((c) => c.roundMs).sort((a, b) => a - b);
+    console.log(
+      `pointer race: ${KEYS} keys × ${ROUNDS} rounds × ${WRITERS} writers in ${(performance.now() - started).toFixed(0)} ms ` +
+        `(round min/median/max ${roundMs[0]!.toFixed(0)}/${roundMs[roundMs.length >> 1]!.toFixed(0)}/${roundMs[roundMs.length - 1]!.toFixed(0)} ms)`,
+    );
+    for (const [k, c] of chains.entries()) {
+      expect(c.winnersPerRound, `key ${k}`).toEqual(Array(ROUNDS).fill(1));
+      expect(c.final.revisionId).toBe(`round-${ROUNDS}`);
+      expect(c.final.spec.steps).toHaveLength(ROUNDS);
+      expect(c.final.spec.steps).toEqual(c.winners);
+    }
+  }, 1_800_000); // a round waits in SeaweedFS's 1 s lock retries: ~6 s on an idle machine, much longer on a loaded one
 
   it('free-running read-modify-write: 20 writers × 5 appends each ⇒ all 100 appends survive', async () => {
     const sk = newScopeKey();

@@ -5,11 +5,15 @@ import { infraEnv, infraUp, readState, type ServiceName } from '../../infra';
 import { isAlive } from '../../infra/process';
 
 /**
- * Brings up the real local services a test file needs (idempotent; `npm test` has
- * usually started them already) and returns the configuration pointing at them.
+ * The configuration pointing at the real local services a test file needs, bringing up
+ * the ones that are not running (`npm test` has usually started them all already).
+ * A running service is used as it is, not health-checked: files run side by side, and
+ * `infraUp` restarts a live service whose health check was merely slow on a loaded
+ * machine, which would pull it from under the files in flight.
  */
 export async function realServices(only: ServiceName[] = ['s3', 'temporal', 'model']): Promise<EvolutionConfig> {
-  const state = await infraUp({ only });
+  const current = readState();
+  const state = only.every((name) => isAlive(current.services[name]?.pid)) ? current : await infraUp({ only });
   return loadConfig({ ...process.env, ...infraEnv(state) });
 }
 

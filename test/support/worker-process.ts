@@ -84,3 +84,20 @@ export function useWorkerProcesses(taskQueuePrefix: string): WorkerProcessFixtur
   });
   return fx;
 }
+
+/** Starts one more worker process on the fixture's task queue (stopped with the file) and waits until it polls. */
+export async function startFixtureWorker(fx: WorkerProcessFixture, env: Record<string, string> = {}): Promise<WorkerProcess> {
+  const w = startWorkerProcess({ EVOLUTION_TASK_QUEUE: fx.config.temporal.taskQueue, ...env });
+  fx.workers.push(w);
+  await w.ready;
+  return w;
+}
+
+/** Polls `check` every 100 ms until it holds; `what` names the wait in the timeout error. */
+export async function pollUntil(what: string | (() => string), check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
