@@ -18,7 +18,9 @@ describe('reviewer attempts under infrastructure faults', () => {
   it("an S3 outage that fails the reviewer's transcript read more than three times does not end the job reviewer_failed", async () => {
     const first = await startWorker();
     const session = { app: uniqueName('app'), user: 'u1', sessionId: 's1' };
-    const events = exampleSession('weather-report').map((e, i) => (i === 0 ? { ...e, content: `${e.content as string} [[fault:slow:4000]]` } : e));
+    // Each reviewer answer takes 20 s: the first call is still in flight after the second
+    // worker has started (seconds on a loaded machine) and S3 is down.
+    const events = exampleSession('weather-report').map((e, i) => (i === 0 ? { ...e, content: `${e.content as string} [[fault:slow:20000]]` } : e));
     const started = await startLearningJob({ client: fx.client, store: fx.store, config: fx.config }, { ...session, events });
     await pollUntil('the first reviewer call', async () => (await reviewerCalls(fx.config.llm.baseURL, session)) >= 1, 120_000);
     // A second worker that never read this segment (its payload cache is empty), then S3
@@ -26,6 +28,7 @@ describe('reviewer attempts under infrastructure faults', () => {
     // second worker and must read the transcript from S3.
     await startWorker();
     await crashService('s3');
+    expect(await reviewerCalls(fx.config.llm.baseURL, session)).toBe(1);
     await first.kill('SIGKILL');
     const handle = fx.client.workflow.getHandle(started.jobWorkflowId);
     let lastSeen = '';
