@@ -1,5 +1,7 @@
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
+import { evolutionDataConverter } from '../client/codec/data-converter';
+import { temporalConnectionOptions } from '../client/temporal-profile';
 import { SCOPE_INDEX_APPLY_UPDATE, SCOPE_INDEX_SIGNALS, SCOPE_INDEX_WORKFLOW, scopeIndexWorkflowId, type EvolutionConfig, type IndexChange } from '../core';
 
 /**
@@ -60,9 +62,11 @@ export function clientIndexUpdater(client: Client | (() => Promise<Client>), tas
 export function temporalIndexSignaller(config: EvolutionConfig): SignalIndex & { close(): Promise<void> } {
   let connecting: Promise<{ client: Client; connection: Connection }> | undefined;
   const connect = () =>
-    (connecting ??= Connection.connect({ address: config.temporal.address }).then((connection) => ({
+    // The worker's own connection settings (TLS, API key) and payload codec: the index's
+    // update answers are encrypted like every other payload, and its changes carry skill text.
+    (connecting ??= Connection.connect(temporalConnectionOptions(config)).then((connection) => ({
       connection,
-      client: new Client({ connection, namespace: config.temporal.namespace }),
+      client: new Client({ connection, namespace: config.temporal.namespace, dataConverter: evolutionDataConverter(config) }),
     })));
   const signal = clientIndexUpdater(async () => (await connect()).client, config.temporal.taskQueue);
   return Object.assign(signal, {

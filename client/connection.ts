@@ -1,31 +1,10 @@
-import { Client, Connection, type TLSConfig } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import { probeTls } from './connection-probe';
 import { ensureReachable } from './reachability';
 import { evolutionDataConverter } from './codec/data-converter';
 import { clientInterceptors } from './tracing';
 import type { EvolutionConfig } from '../core';
-
-/** Options for `Connection.connect` and `NativeConnection.connect` (same shape). */
-export function temporalConnectionOptions(config: EvolutionConfig): { address: string; apiKey?: string; tls?: TLSConfig | boolean; metadata?: Record<string, string> } {
-  const c = config.temporal.connection ?? {};
-  const tls = c.tls;
-  return {
-    address: config.temporal.address,
-    ...(c.apiKey ? { apiKey: c.apiKey } : {}),
-    ...(c.metadata ? { metadata: c.metadata } : {}),
-    ...(tls === undefined
-      ? {}
-      : typeof tls === 'boolean'
-        ? { tls }
-        : {
-            tls: {
-              ...(tls.serverNameOverride ? { serverNameOverride: tls.serverNameOverride } : {}),
-              ...(tls.serverRootCACertificate ? { serverRootCACertificate: Buffer.from(tls.serverRootCACertificate) } : {}),
-              ...(tls.clientCertPair ? { clientCertPair: { crt: Buffer.from(tls.clientCertPair.crt), key: Buffer.from(tls.clientCertPair.key) } } : {}),
-            },
-          }),
-  };
-}
+import { temporalConnectionOptions } from './temporal-profile';
 
 /** Temporal could not be reached: says where, how, and the likely fix. */
 export class TemporalConnectionError extends Error {

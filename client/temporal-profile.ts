@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
 import { loadClientConfigProfile, type ClientConfigProfile, type ConfigDataSource } from '@temporalio/envconfig';
-import { ConfigError, type TemporalConnectionSettings } from '../core';
+import type { TLSConfig } from '@temporalio/client';
+import { ConfigError, type EvolutionConfig, type TemporalConnectionSettings } from '../core';
 
 /**
  * Temporal connections the Temporal way: a profile from a TOML config file
@@ -109,4 +110,26 @@ export function resolveTemporalProfile(rawEnv: Record<string, string | undefined
     ...(profile.grpcMeta && Object.keys(profile.grpcMeta).length ? { metadata: profile.grpcMeta } : {}),
   };
   return { address: profile.address, namespace: profile.namespace, connection };
+}
+
+/** Options for `Connection.connect` and `NativeConnection.connect` (same shape). */
+export function temporalConnectionOptions(config: EvolutionConfig): { address: string; apiKey?: string; tls?: TLSConfig | boolean; metadata?: Record<string, string> } {
+  const c = config.temporal.connection ?? {};
+  const tls = c.tls;
+  return {
+    address: config.temporal.address,
+    ...(c.apiKey ? { apiKey: c.apiKey } : {}),
+    ...(c.metadata ? { metadata: c.metadata } : {}),
+    ...(tls === undefined
+      ? {}
+      : typeof tls === 'boolean'
+        ? { tls }
+        : {
+            tls: {
+              ...(tls.serverNameOverride ? { serverNameOverride: tls.serverNameOverride } : {}),
+              ...(tls.serverRootCACertificate ? { serverRootCACertificate: Buffer.from(tls.serverRootCACertificate) } : {}),
+              ...(tls.clientCertPair ? { clientCertPair: { crt: Buffer.from(tls.clientCertPair.crt), key: Buffer.from(tls.clientCertPair.key) } } : {}),
+            },
+          }),
+  };
 }

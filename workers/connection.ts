@@ -1,6 +1,7 @@
 import { NativeConnection } from '@temporalio/worker';
 import type { EvolutionConfig } from '../core';
-import { explainConnectError, temporalConnectionOptions } from '../client/connection';
+import { explainConnectError } from '../client/connection';
+import { temporalConnectionOptions } from '../client/temporal-profile';
 
 /** The worker side of client/connection.ts: same profile, same TLS, same clear errors. */
 export async function connectWorkerTemporal(config: EvolutionConfig): Promise<NativeConnection> {

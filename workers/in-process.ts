@@ -4,7 +4,7 @@ import type { EvolutionConfig } from '../core';
 import { createMainWorker, defaultWorkflowBundle, PAYLOAD_CONVERTER_PATH, WORKFLOWS_PATH } from './worker';
 import { randomUUID } from 'node:crypto';
 import { connectWorkerTemporal } from './connection';
-import { temporalConnectionOptions } from '../client/connection';
+import { temporalConnectionOptions } from '../client/temporal-profile';
 import { evolutionDataConverter } from '../client/codec/data-converter';
 import { clientInterceptors } from '../client/tracing';
 

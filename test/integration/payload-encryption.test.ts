@@ -9,6 +9,7 @@ import { connectTemporal } from '../../client/connection';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { createSkillStore } from '../../activities/storage';
 import { approvalWorkflowId } from '../../core/governance';
+import { scopeIndexWorkflowId } from '../../core/learning';
 import type { EvolutionConfig } from '../../core';
 import { realServices, uniqueName } from '../support/infra';
 import { exampleSession } from '../support/sessions';
@@ -79,7 +80,8 @@ describe('encrypted payloads', () => {
     expect(rev).toMatchObject({ status: 'pending_approval', name: 'multi-city-weather-report' });
     await decideRevision(deps, rev!.revisionId, { decision: 'approve', reviewer: 'alice', comment });
 
-    const histories = await Promise.all([historyOf(started.jobWorkflowId), historyOf(approvalWorkflowId(rev!.revisionId))]);
+    // The scope's index workflow too: publications hand it the skill's name, description and SKILL.md.
+    const histories = await Promise.all([historyOf(started.jobWorkflowId), historyOf(approvalWorkflowId(rev!.revisionId)), historyOf(scopeIndexWorkflowId(started.scopeKey))]);
     for (const history of histories) {
       const bytes = Buffer.from(temporal.api.history.v1.History.encode(history).finish());
       expect(bytes.includes(Buffer.from(comment))).toBe(false);

@@ -11,7 +11,12 @@ import { ConfigError } from '../../core';
 import { infraEnv, infraUp } from '../../infra';
 import { REPO_ROOT } from '../../infra/paths';
 import { connectWorkerTemporal } from '../../workers/connection';
+import { createSkillStore } from '../../activities/storage';
+import { startLearningJob, waitForLearningJob } from '../../client/learning';
+import { uniqueName } from '../support/infra';
+import { exampleSession } from '../support/sessions';
 import { generatePki, startTlsProxy, type TestPki, type TlsProxy } from '../support/tls';
+import { startMainWorker } from '../support/worker';
 
 /**
  * Real TLS: TLS-terminating proxies (certificates from a CA made by `openssl` here) in front
@@ -100,6 +105,24 @@ describe('Temporal over TLS', () => {
     const native = await connectWorkerTemporal(loadConfig(mtls));
     await native.close();
   });
+
+  it('a worker that reaches Temporal only over mutual TLS publishes a learning job end to end (the scope index is reached with the same settings)', async () => {
+    const base = loadConfig(tlsTo(temporalMtls, { TEMPORAL_TLS_CLIENT_CERT_PATH: pki.clientCert, TEMPORAL_TLS_CLIENT_KEY_PATH: pki.clientKey }));
+    const w = await startMainWorker({ ...base, governance: { ...base.governance, humanGate: 'none', approvalTimeoutMs: undefined, shadowMode: false } });
+    try {
+      const store = createSkillStore(w.config.s3);
+      const started = await startLearningJob(
+        { client: w.client, store, config: w.config },
+        { app: uniqueName('mtls'), user: 'u1', sessionId: 's1', events: exampleSession('weather-report') },
+      );
+      const outcome = await waitForLearningJob(w.client, started.jobWorkflowId, { timeoutMs: 90_000 });
+      expect(outcome.revisions).toMatchObject([{ action: 'create', status: 'active', name: 'multi-city-weather-report' }]);
+      const index = await store.readScopeIndex(started.scopeKey);
+      expect(index && !index.notModified && index.index.skills.map((e) => e.name)).toEqual(['multi-city-weather-report']);
+    } finally {
+      await w.stop();
+    }
+  }, 180_000);
 
   it('a Temporal config profile (TOML) selected by TEMPORAL_PROFILE carries address, namespace and mTLS', async () => {
     const file = join(pki.dir, 'temporal.toml');
