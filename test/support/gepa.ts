@@ -14,7 +14,7 @@ import {
 import type { OptimizationDeps } from '../../client/optimization';
 import { createEvaluatorWorker, type EvaluationWindow, type WeatherEvaluatorOptions } from '../../workers/evaluator';
 import { realServices, uniqueName } from './infra';
-import { startMainWorker, type RunningWorker } from './worker';
+import { startMainWorker, type RunningWorker } from '../../workers/in-process';
 
 export interface GepaHarness {
   config: EvolutionConfig;

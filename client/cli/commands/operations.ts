@@ -1,6 +1,3 @@
-import { AesGcmPayloadCodec } from '../../codec/aes-gcm-codec';
-import { startCodecServer } from '../../codec/server';
-import { ConfigError } from '../../../core';
 import { flag, numberFlag } from '../args';
 import type { Command } from '../command';
 
@@ -9,6 +6,12 @@ export const operationsCommands: Record<string, Command> = {
     usage: 'codec-server [--port N] [--host H] [--cors-origin URL[,URL…]]',
     summary: 'serve /encode and /decode for the Temporal UI (needs EVOLUTION_PAYLOAD_KEYS)',
     run: async (ctx) => {
+      // Loaded on use, like every command's modules: `evolution help` must not pay for them.
+      const [{ AesGcmPayloadCodec }, { startCodecServer }, { ConfigError }] = await Promise.all([
+        import('../../codec/aes-gcm-codec'),
+        import('../../codec/server'),
+        import('../../../core'),
+      ]);
       const keys = ctx.config().payloadKeys;
       if (!keys?.length) throw new ConfigError('codec-server needs EVOLUTION_PAYLOAD_KEYS (the keys the workers encrypt with)');
       const server = await startCodecServer({
