@@ -4,13 +4,18 @@
  * delay per case and run one evaluate call at a time. Ideal = sum of case delays /
  * evaluator slots, so the ratio shows what orchestration (child workflows, activities,
  * S3 records) adds and whether a second evaluator worker halves the time.
- * Rounds alternate 1 and 2 evaluator workers. Env: BENCH_ROUNDS (default 3),
- * BENCH_CASE_DELAY_MS (default 100).
+ * Rounds alternate 1 and 2 evaluator workers, each its own `evolution evaluator-worker`
+ * process (one process may not run two workers on one task queue). Env: BENCH_ROUNDS
+ * (default 3), BENCH_CASE_DELAY_MS (default 100).
  */
+import { join } from 'node:path';
+import { infraEnv } from '../infra';
+import { REPO_ROOT } from '../infra/paths';
 import { ensureBuild } from '../scripts/build-state';
 import { runExperiment } from '../client/optimization';
 import { uniqueName } from '../test/support/infra';
 import { startGepaHarness, weatherDataset, weatherRequest } from '../test/support/gepa';
+import { startProcess, type StartedProcess } from './support/processes';
 import { median, spread } from './support/stats';
 import type { BenchContext, BenchFigures } from './support/types';
 
@@ -31,13 +36,35 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
         ['two', 2],
       ] as const) {
         const queue = uniqueName('bench-eval');
-        for (let i = 0; i < workers; i++) await h.addEvaluator({ maxConcurrent: 1, evaluator: { caseDelayMs } }, queue);
+        const evaluators: StartedProcess[] = await Promise.all(
+          Array.from({ length: workers }, (_, i) =>
+            startProcess(
+              process.execPath,
+              [
+                join(REPO_ROOT, 'bin', 'evolution.js'),
+                'evaluator-worker',
+                '--task-queue',
+                queue,
+                '--identity',
+                `${queue}-${i}`,
+                '--max-concurrent',
+                '1',
+                '--case-delay-ms',
+                String(caseDelayMs),
+              ],
+              { env: infraEnv(), readyLine: 'polling task queue' },
+            ),
+          ),
+        );
         const request = weatherRequest(queue, weatherDataset({ validation: VALIDATION, holdout: HOLDOUT }), {
           options: { maxIterations: 0, evaluationChunkSize: 5, evaluationConcurrency: 4 },
         });
         const t0 = performance.now();
-        const report = await runExperiment(h.deps, request);
-        const ms = performance.now() - t0;
+        let ms = 0;
+        const report = await runExperiment(h.deps, request).finally(async () => {
+          ms = performance.now() - t0;
+          await Promise.all(evaluators.map((e) => e.stop()));
+        });
         if (report.status !== 'completed') throw new Error(`gepa bench: experiment ${report.experimentId} ${report.status}: ${report.error ?? ''}`);
         const idealMs = (report.metricCallsUsed * caseDelayMs) / workers;
         wall[label].push(ms);
