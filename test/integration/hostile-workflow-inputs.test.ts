@@ -2,35 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
 import { uniqueName } from '../support/infra';
 import { useMainWorker } from '../support/worker';
+import { VALID_BATCH, VALID_SEGMENT } from '../support/workflow-inputs';
 
 // Issue 10 item 1: every workflow, started directly through the Temporal client with a
 // hostile input, fails at once (non-retryable) naming the field — no workflow task that
 // fails and retries forever. Real dev server, real main worker.
 const fx = useMainWorker();
-
-const validSegment = {
-  segmentId: 'seg-1',
-  sessionId: 's-1',
-  app: 'app',
-  user: 'u',
-  scopeMode: 'app',
-  scopeKey: 'apps/app',
-  payloadRef: { sha256: 'a'.repeat(64), bytes: 10 },
-  eventCount: 1,
-};
-const validBatch = {
-  experimentId: 'exp-1',
-  recordId: 'e-seed-validation',
-  phase: 'validation',
-  dataset: { id: 'd', version: 'v1' },
-  split: 'validation',
-  caseIds: ['c1'],
-  candidateId: 'c-1',
-  spec: { name: 'weather-report' },
-  seed: 1,
-  evaluator: { taskQueue: 'nowhere', chunkSize: 1, concurrency: 1 },
-  at: '2026-01-01T00:00:00.000Z',
-};
 
 /** [workflow type, args, the field the message must name] */
 const CASES: [string, unknown[], RegExp][] = [
@@ -43,9 +20,9 @@ const CASES: [string, unknown[], RegExp][] = [
   ['learningJobWorkflow', [], /input: expected an object, got missing/],
   ['learningJobWorkflow', [null], /input: expected an object, got null/],
   ['learningJobWorkflow', [{}], /segment: expected an object, got missing/],
-  ['learningJobWorkflow', [{ segment: { ...validSegment, sessionId: 42 } }], /segment\.sessionId: expected a non-empty string, got a number/],
-  ['learningJobWorkflow', [{ segment: { ...validSegment, scopeKey: '../../etc' } }], /segment\.scopeKey: expected a scope key/],
-  ['learningJobWorkflow', [{ segment: { ...validSegment, payloadRef: null } }], /segment\.payloadRef: expected an object, got null/],
+  ['learningJobWorkflow', [{ segment: { ...VALID_SEGMENT, sessionId: 42 } }], /segment\.sessionId: expected a non-empty string, got a number/],
+  ['learningJobWorkflow', [{ segment: { ...VALID_SEGMENT, scopeKey: '../../etc' } }], /segment\.scopeKey: expected a scope key/],
+  ['learningJobWorkflow', [{ segment: { ...VALID_SEGMENT, payloadRef: null } }], /segment\.payloadRef: expected an object, got null/],
   ['approvalWorkflow', [], /input: expected an object, got missing/],
   ['approvalWorkflow', [null], /input: expected an object, got null/],
   ['approvalWorkflow', [{}], /revision: expected an object, got missing/],
@@ -64,8 +41,8 @@ const CASES: [string, unknown[], RegExp][] = [
   ['evaluationBatchWorkflow', [], /input: expected an object, got missing/],
   ['evaluationBatchWorkflow', [null], /input: expected an object, got null/],
   ['evaluationBatchWorkflow', [{}], /experimentId: expected a non-empty string, got missing/],
-  ['evaluationBatchWorkflow', [{ ...validBatch, seed: 'x' }], /seed: expected an integer/],
-  ['evaluationBatchWorkflow', [{ ...validBatch, evaluator: { taskQueue: 'q', chunkSize: 0, concurrency: 1 } }], /evaluator\.chunkSize: expected an integer >= 1, got 0/],
+  ['evaluationBatchWorkflow', [{ ...VALID_BATCH, seed: 'x' }], /seed: expected an integer/],
+  ['evaluationBatchWorkflow', [{ ...VALID_BATCH, evaluator: { taskQueue: 'q', chunkSize: 0, concurrency: 1 } }], /evaluator\.chunkSize: expected an integer >= 1, got 0/],
 ];
 
 describe('hostile workflow starts (real dev server, real worker)', () => {

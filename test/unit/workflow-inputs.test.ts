@@ -10,30 +10,10 @@ import {
   checkSessionInput,
   describeValue,
 } from '../../core/workflow-inputs';
+import { VALID_BATCH, VALID_SEGMENT } from '../support/workflow-inputs';
 
-const segment = {
-  segmentId: 'seg-1',
-  sessionId: 's-1',
-  app: 'app',
-  user: 'u',
-  scopeMode: 'app',
-  scopeKey: 'apps/app',
-  payloadRef: { sha256: 'a'.repeat(64), bytes: 10 },
-  eventCount: 3,
-};
-const batch = {
-  experimentId: 'exp-1',
-  recordId: 'e-seed-validation',
-  phase: 'validation',
-  dataset: { id: 'd', version: 'v1' },
-  split: 'validation',
-  caseIds: ['c1'],
-  candidateId: 'c-1',
-  spec: { name: 'weather-report' },
-  seed: 1,
-  evaluator: { taskQueue: 'q', chunkSize: 1, concurrency: 1 },
-  at: '2026-01-01T00:00:00.000Z',
-};
+const segment = VALID_SEGMENT;
+const batch = VALID_BATCH;
 
 describe('workflow input checks (plain functions run first by every workflow)', () => {
   it('describes hostile values for messages', () => {
