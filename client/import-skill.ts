@@ -8,7 +8,7 @@ import { InputError, StateError } from './errors';
  * reviewer sees it (for dedup), but evolution never updates or deletes it. It moves the
  * pointer through the publisher like every other operation (operation id: the scope,
  * skill and content, so importing the same file twice is one operation), then updates
- * the index and SKILL.md itself (a CLI has no worker); the scope's index workflow merges
+ * the index itself (a CLI has no worker); the scope's index workflow merges
  * by pointer seq, so the two writers converge.
  */
 export async function importUnmanagedSkill(store: SkillStore, scope: Scope, markdown: string, at = new Date().toISOString()) {

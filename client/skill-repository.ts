@@ -124,30 +124,29 @@ export class SkillRepository {
     return out;
   }
 
-  /** The full SKILL.md of one skill, by name (case-insensitive) or skill id. */
+  /**
+   * The SKILL.md of one skill, by name (case-insensitive) or skill id: rendered from the
+   * active pointer, the one source of truth (one GET, then cached by revision).
+   */
   async load(nameOrId: string): Promise<LoadedSkill> {
     const wanted = nameOrId.trim().toLowerCase();
     const summary = (await this.list()).find((s) => s.name.toLowerCase() === wanted || s.skillId === nameOrId);
     if (!summary) throw new NotFoundError(`no published skill named "${nameOrId}"`);
     const cached = this.bodies.get(summary.revisionId);
     if (cached) return { ...summary, ...cached };
-    let published: Awaited<ReturnType<SkillStore['readPublished']>>;
     let active: Awaited<ReturnType<SkillStore['readActive']>>;
     try {
-      published = await this.store.readPublished(summary.scopeKey, summary.skillId);
       active = await this.store.readActive(summary.scopeKey, summary.skillId);
     } catch (e) {
       this.lastError = describe(e);
       throw new SkillUnavailableError(`skill "${summary.name}" is temporarily unavailable: the skill store cannot be reached (${this.lastError})`, { cause: e });
     }
-    let markdown = published && !published.notModified ? published.markdown : undefined;
-    // SKILL.md is derived; if it is missing or behind, the pointer is the truth.
+    // The index may be a burst behind the pointer: the pointer wins.
     const pointer = active?.pointer;
     if (!isLivePointer(pointer)) throw new NotFoundError(`skill "${nameOrId}" is no longer published`);
-    const expected = renderSkillMarkdown(pointer.spec);
-    if (markdown !== expected) markdown = expected;
-    this.bodies.set(pointer.revisionId, { markdown, spec: pointer.spec });
-    return { ...summary, revisionId: pointer.revisionId, markdown, spec: pointer.spec };
+    const body = { markdown: renderSkillMarkdown(pointer.spec), spec: pointer.spec };
+    this.bodies.set(pointer.revisionId, body);
+    return { ...summary, revisionId: pointer.revisionId, ...body };
   }
 }
 

@@ -6,7 +6,6 @@ export { createObjectStore, parseJson, type ObjectStore, type Stored, type Fetch
 export { createSkillStore, skillStoreOn, type SkillStore } from './skill-store';
 export { MUTABLE_REVISION_FIELDS, type RevisionRef, type RevisionPatch, type Transition } from './revision-store';
 export { tombstonePointer, type ActivePointerInput, type StoredPointer } from './pointer-store';
-export type { PublishedRead } from './published-store';
 export { ScopeIndexSchema, ScopeIndexEntrySchema, indexChangeFor, type ScopeIndex, type ScopeIndexEntry, type ScopeIndexRead } from './scope-index-store';
 export { StoredCursorSchema, type StoredCursor, type CursorVersion, type FailedReviews } from './cursor-store';
 export type { StoredJobOutcome } from './job-outcome-store';

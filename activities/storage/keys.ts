@@ -44,7 +44,6 @@ export const revisionLocatorKey = (revisionId: string) => `revisions-by-id/${saf
 export const auditPrefix = (scopeKey: string, skillId: string) => `${skillPrefix(scopeKey, skillId)}audit/`;
 export const auditKey = (scopeKey: string, skillId: string, at: string, eventId: string) => `${auditPrefix(scopeKey, skillId)}${sortableTime(at)}-${safeSegment(eventId)}.json`;
 
-export const publishedKey = (scopeKey: string, skillId: string) => `${scopePrefix(scopeKey)}published/${safeSegment(skillId)}/SKILL.md`;
 export const scopeIndexKey = (scopeKey: string) => `${scopePrefix(scopeKey)}index.json`;
 export const cursorKey = (scopeKey: string, sessionId: string) => `${scopePrefix(scopeKey)}sessions/${safeSegment(sessionId)}/cursor.json`;
 

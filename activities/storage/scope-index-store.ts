@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { applyIndexChanges, isLivePointer, reconcileIndex, renderSkillMarkdown, type ActivePointer, type IndexChange, type IndexContent } from '../../core';
+import { applyIndexChanges, isLivePointer, reconcileIndex, type ActivePointer, type IndexChange, type IndexContent } from '../../core';
 import { retryOnConflict } from './cas-retry';
 import { PreconditionConflictError } from './errors';
 import { scopeIndexKey } from './keys';
@@ -44,19 +44,12 @@ export function indexChangeFor(pointer: ActivePointer): IndexChange {
     seq: pointer.seq,
     revisionId: pointer.revisionId,
     entry: { name: pointer.spec.name, description: pointer.spec.description, managed: pointer.managed },
-    markdown: renderSkillMarkdown(pointer.spec),
   };
 }
 
 const CACHED_SCOPES = 256;
 
-/** Writes or removes one skill's SKILL.md (published-store.ts). */
-export interface SkillMarkdownWriter {
-  writePublished(scopeKey: string, skillId: string, markdown: string): Promise<unknown>;
-  deletePublished(scopeKey: string, skillId: string): Promise<void>;
-}
-
-export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, listSkillIds: (scopeKey: string) => Promise<string[]>, published: SkillMarkdownWriter) {
+export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, listSkillIds: (scopeKey: string) => Promise<string[]>) {
   // Last index seen per scope, by ETag (null: the GET found none): the single writer writes
   // If-Match (or create-only) without re-reading, and a job re-reads the snapshot its review
   // was prepared from without a request. A stale entry only costs a failed condition.
@@ -90,33 +83,14 @@ export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, li
     return read && !read.notModified ? read.index : undefined;
   }
 
-  /**
-   * The SKILL.md of every change about to enter the index, written (or removed) BEFORE the
-   * index: an attempt that dies in between leaves the index without the change, so its retry
-   * applies it again and rewrites the files; an agent never finds an entry whose SKILL.md is
-   * older than it.
-   */
-  async function materialize(scopeKey: string, applied: readonly IndexChange[], progress: () => void, done: Set<string>): Promise<void> {
-    // A lost compare-and-swap recomputes the changes; those already written in this call are not written again.
-    const todo = applied.filter((c) => !done.has(`${c.skillId}@${c.seq}`));
-    await mapLimit(todo, 8, async (change) => {
-      if (change.entry && change.markdown !== undefined) await published.writePublished(scopeKey, change.skillId, change.markdown);
-      else if (!change.entry) await published.deletePublished(scopeKey, change.skillId);
-      done.add(`${change.skillId}@${change.seq}`);
-      progress();
-    });
-  }
-
   /** Read-modify-write of the index by If-Match, starting from the cached copy (no GET when it is current). */
   async function updateIndex(
     scopeKey: string,
     change: (content: IndexContent) => IndexContent & { changed: boolean; applied: IndexChange[] },
-    progress: () => void,
   ): Promise<IndexChange[]> {
     const key = scopeIndexKey(scopeKey);
     // undefined: unknown, read it; null: absent when last seen, so try the create-only write.
     let base = cache.get(scopeKey);
-    const materialized = new Set<string>();
     return retryOnConflict(async () => {
       if (base === undefined) {
         const read = await readScopeIndex(scopeKey);
@@ -125,7 +99,6 @@ export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, li
       const next = change(base?.index ?? { skills: [], removed: [] });
       if (!next.changed) return next.applied;
       const index: ScopeIndex = { scopeKey, generation: (base?.index.generation ?? 0) + 1, skills: next.skills, removed: next.removed };
-      await materialize(scopeKey, next.applied, progress, materialized);
       try {
         const { etag } = base ? await objects.putIfMatch(key, index, base.etag) : await objects.putCreateOnly(key, index);
         remember(scopeKey, { index, etag });
@@ -137,12 +110,9 @@ export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, li
     });
   }
 
-  /**
-   * Applies a burst of pointer changes in one conditional write, after the SKILL.md files of
-   * the changes that are newer than the index; returns those changes.
-   */
-  async function applyScopeIndexChanges(scopeKey: string, changes: readonly IndexChange[], progress: () => void = () => {}): Promise<IndexChange[]> {
-    return updateIndex(scopeKey, (content) => applyIndexChanges(content, changes), progress);
+  /** Applies a burst of pointer changes in one conditional write; returns the changes that were newer than the index. */
+  async function applyScopeIndexChanges(scopeKey: string, changes: readonly IndexChange[]): Promise<IndexChange[]> {
+    return updateIndex(scopeKey, (content) => applyIndexChanges(content, changes));
   }
 
   /**
@@ -159,11 +129,7 @@ export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, li
       return read;
     });
     const fromPointers = [...reads.flatMap((r) => (r ? [indexChangeFor(r.pointer)] : [])), ...pending];
-    return updateIndex(
-      scopeKey,
-      (content) => reconcileIndex(content, fromPointers),
-      () => progress(done, skillIds.length),
-    );
+    return updateIndex(scopeKey, (content) => reconcileIndex(content, fromPointers));
   }
 
   return { readScopeIndex, scopeIndexSnapshot, applyScopeIndexChanges, reconcileScopeIndex };

@@ -6,7 +6,6 @@ import { jobOutcomeStore } from './job-outcome-store';
 import { createObjectStore, type ObjectStore } from './object-store';
 import { payloadStore } from './payload-store';
 import { pointerStore } from './pointer-store';
-import { publishedStore } from './published-store';
 import { revisionStore } from './revision-store';
 import { createS3Client, type S3Settings } from './s3-client';
 import { scopeIndexStore } from './scope-index-store';
@@ -15,14 +14,12 @@ import { scopeIndexStore } from './scope-index-store';
 export function skillStoreOn(objects: ObjectStore) {
   const pointers = pointerStore(objects);
   const revisions = revisionStore(objects, async (scopeKey, skillId) => (await pointers.readActive(scopeKey, skillId))?.pointer);
-  const published = publishedStore(objects);
   return {
     objects,
     ...revisions,
     ...pointers,
     ...auditStore(objects),
-    ...published,
-    ...scopeIndexStore(objects, pointers, revisions.listSkillIds, published),
+    ...scopeIndexStore(objects, pointers, revisions.listSkillIds),
     ...cursorStore(objects),
     ...payloadStore(objects),
     ...datasetStore(objects),

@@ -18,9 +18,7 @@ export interface IndexChange {
   seq: number;
   revisionId: string;
   entry?: { name: string; description: string; managed: boolean };
-  /** The SKILL.md to materialize for a live change (rendered from the pointer's spec). */
-  markdown?: string;
-  /** Workflow to tell (IndexApplied) once this change is materialized. */
+  /** Workflow to tell (IndexApplied) once this change is in the index. */
   ackTo?: string;
 }
 

@@ -12,7 +12,7 @@ const fx = useMainWorker({ humanGate: 'always' });
 const SKILL = 'multi-city-weather-report';
 
 describe('an approved delete', () => {
-  it('clears the pointer (tombstone), removes the published SKILL.md, and can be rolled back', async () => {
+  it('clears the pointer (tombstone), removes it from what agents load, and can be rolled back', async () => {
     const app = uniqueName('del');
     const deps = { client: fx.w.client, store: fx.store, config: fx.w.config };
     const created = await startLearningJob(deps, { app, user: 'u', sessionId: 's', events: exampleSession('weather-report') });
@@ -31,13 +31,13 @@ describe('an approved delete', () => {
     expect(outcome.revisions).toHaveLength(1);
     const del = outcome.revisions[0]!;
     expect(del).toMatchObject({ action: 'delete', status: 'pending_approval', skillId: v1.skillId });
-    expect(await fx.store.readPublished(created.scopeKey, v1.skillId)).toBeDefined(); // held: nothing changed yet
+    await repo.refresh();
+    expect((await repo.load(SKILL)).revisionId).toBe(v1.revisionId); // held: nothing changed yet
 
     const approved = await decideRevision(deps, del.revisionId, { decision: 'approve', reviewer: 'alice', comment: 'obsolete' });
     expect(approved.finalStatus).toBe('active');
     const pointer = await fx.store.readActive(created.scopeKey, v1.skillId);
     expect(pointer?.pointer).toMatchObject({ deleted: true, revisionId: del.revisionId });
-    expect(await fx.store.readPublished(created.scopeKey, v1.skillId)).toBeUndefined();
     await repo.refresh();
     expect(await repo.list()).toEqual([]);
     expect((await fx.store.findRevision(v1.revisionId))?.status).toBe('archived'); // derived from the pointer

@@ -11,7 +11,7 @@ import { useMainWorker } from '../support/worker';
 
 // Rollback end to end: learning jobs publish v1 (approved create), v2 and v3 (updates,
 // which the create_only human gate lets through), then the rollback workflow moves the
-// pointer back; agents (repository, SKILL.md, scope index) follow.
+// pointer back; agents (repository and scope index) follow.
 const fx = useMainWorker({ humanGate: 'create_only' });
 
 const SKILL = 'multi-city-weather-report';

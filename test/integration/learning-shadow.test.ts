@@ -83,7 +83,6 @@ describe('shadow mode', () => {
     expect(revision).toMatchObject({ status: 'rejected', shadowBypassed: false });
 
     expect(await store.readActive(scopeKey, SKILL_ID)).toBeUndefined();
-    expect(await store.readPublished(scopeKey, SKILL_ID)).toBeUndefined();
     expect(await new SkillRepository(store, { mode: 'app', app }).list()).toEqual([]);
     const audit = await store.listAudit(scopeKey, SKILL_ID);
     expect(audit.map((e) => e.action)).toEqual(['write_revision', 'reject']);

@@ -17,6 +17,7 @@ import {
   type SkillStore,
 } from '../../activities/storage';
 import { realServices, uniqueName } from '../support/infra';
+import { SkillRepository } from '../../client/skill-repository';
 
 let store: SkillStore;
 let s3: Awaited<ReturnType<typeof realServices>>['s3'];
@@ -248,7 +249,7 @@ describe('scope index snapshot of a scope without an index', () => {
     expect(await worker.scopeIndexSnapshot(sk, null)).toBeUndefined();
     const written = await worker.writeActive(sk, 'weather', pointer('weather', 'weather-r1'), null);
     expect(await worker.applyScopeIndexChanges(sk, [indexChangeFor(written.pointer)])).toHaveLength(1);
-    expect(calls).toEqual({ getText: 1, putCreateOnly: 2, put: 1 }); // the pointer, the index, SKILL.md
+    expect(calls).toEqual({ getText: 1, putCreateOnly: 2 }); // the pointer, the index
     expect(await store.readScopeIndex(sk)).toMatchObject({ index: { skills: [{ skillId: 'weather', revisionId: 'weather-r1' }] } });
   });
 
@@ -261,24 +262,24 @@ describe('scope index snapshot of a scope without an index', () => {
 
     const b = await late.writeActive(sk, 'b', pointer('b', 'b-r1'), null);
     expect(await late.applyScopeIndexChanges(sk, [indexChangeFor(b.pointer)])).toHaveLength(1);
-    expect(calls).toEqual({ getText: 2, putCreateOnly: 2, putIfMatch: 1, put: 1 }); // SKILL.md once, though the index write was retried
+    expect(calls).toEqual({ getText: 2, putCreateOnly: 2, putIfMatch: 1 });
     expect(await store.readScopeIndex(sk)).toMatchObject({ index: { skills: [{ skillId: 'a' }, { skillId: 'b' }] } });
   });
 });
 
 describe('scope index activity', () => {
-  it('an attempt that dies at the SKILL.md write is repaired by its retry: the retry writes SKILL.md and the index, which still lacks the change', async () => {
+  it('an attempt whose index write fails is repaired by its retry: the retry applies the same burst, and agents load the pointer\'s SKILL.md', async () => {
     const sk = newScopeKey();
-    // The first SKILL.md write fails as a crashed worker or a dropped connection would.
+    // The first index write fails as a crashed worker or a dropped connection would.
     const objects = createObjectStore(createS3Client(s3), s3.bucket);
-    let failNextSkillMd = true;
+    let failNextIndexWrite = true;
     const faulty = new Proxy(objects, {
       get(target, prop, receiver) {
         const value = Reflect.get(target, prop, receiver) as (...a: unknown[]) => unknown;
-        if (prop !== 'put') return typeof value === 'function' ? value.bind(target) : value;
+        if (prop !== 'putCreateOnly' && prop !== 'putIfMatch') return typeof value === 'function' ? value.bind(target) : value;
         return (key: string, ...rest: unknown[]) => {
-          if (failNextSkillMd && key.endsWith('/SKILL.md')) {
-            failNextSkillMd = false;
+          if (failNextIndexWrite && key.endsWith('/index.json')) {
+            failNextIndexWrite = false;
             return Promise.reject(new Error('socket hang up'));
           }
           return value.apply(target, [key, ...rest]);
@@ -290,9 +291,10 @@ describe('scope index activity', () => {
     const changes = [indexChangeFor(written.pointer)];
     const env = new MockActivityEnvironment();
     await expect(env.run(activities.applyScopeIndexChanges, { scopeKey: sk, changes })).rejects.toThrow(/socket hang up/);
-    await env.run(activities.applyScopeIndexChanges, { scopeKey: sk, changes }); // Temporal's retry of the same burst
-    const published = await store.readPublished(sk, 'weather');
-    expect(published && !published.notModified && published.markdown).toBe(renderSkillMarkdown((written.pointer as LivePointer).spec));
+    expect(await store.readScopeIndex(sk)).toBeUndefined();
+    expect(await env.run(activities.applyScopeIndexChanges, { scopeKey: sk, changes })).toEqual({ applied: 1 }); // Temporal's retry of the same burst
     expect(await store.readScopeIndex(sk)).toMatchObject({ index: { skills: [{ skillId: 'weather', revisionId: 'weather-r1', seq: 1 }] } });
+    const loaded = await new SkillRepository(store, { mode: 'app', app: sk.slice('apps/'.length) }).load('weather');
+    expect(loaded).toMatchObject({ revisionId: 'weather-r1', markdown: renderSkillMarkdown((written.pointer as LivePointer).spec) });
   });
 });

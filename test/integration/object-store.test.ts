@@ -92,16 +92,16 @@ describe('object store (generic)', () => {
   });
 
   it('text reads support If-None-Match', async () => {
-    const scope = scopeKeyOf(appScope());
-    expect(await store.readPublished(scope, 'weather')).toBeUndefined();
-    const { etag } = await store.writePublished(scope, 'weather', '# Weather\n\nUse it.\n');
-    expect(await store.readPublished(scope, 'weather')).toEqual({ markdown: '# Weather\n\nUse it.\n', etag });
-    expect(await store.readPublished(scope, 'weather', etag)).toEqual({ notModified: true });
-    const next = await store.writePublished(scope, 'weather', '# Weather\n\nUse it well.\n');
-    expect(await store.readPublished(scope, 'weather', etag)).toEqual({ markdown: '# Weather\n\nUse it well.\n', etag: next.etag });
-    await store.deletePublished(scope, 'weather');
-    await store.deletePublished(scope, 'weather');
-    expect(await store.readPublished(scope, 'weather')).toBeUndefined();
+    const key = `${scopePrefix(scopeKeyOf(appScope()))}notes/weather.md`;
+    expect(await store.objects.getText(key)).toBeUndefined();
+    const { etag } = await store.objects.put(key, '# Weather\n\nUse it.\n');
+    expect(await store.objects.getText(key)).toMatchObject({ value: '# Weather\n\nUse it.\n', etag });
+    expect(await store.objects.getText(key, etag)).toEqual({ notModified: true });
+    const next = await store.objects.put(key, '# Weather\n\nUse it well.\n');
+    expect(await store.objects.getText(key, etag)).toMatchObject({ value: '# Weather\n\nUse it well.\n', etag: next.etag });
+    await store.objects.delete(key);
+    await store.objects.delete(key);
+    expect(await store.objects.getText(key)).toBeUndefined();
   });
 });
 
@@ -146,11 +146,10 @@ describe('keys', () => {
       });
       await store.appendAudit({ id: id || 'e', at, action: 'write_revision', skillId: id || 'empty', scopeKey: sk });
       await store.writeCursor(sk, id, { lastEventCount: 1, updatedAt: at });
-      await store.writePublished(sk, id || 'empty', '# x');
     }
     const prefix = scopePrefix(sk);
     const keys = await store.objects.list(prefix);
-    expect(keys).toHaveLength(hostile.length * 4);
+    expect(keys).toHaveLength(hostile.length * 3);
     for (const key of keys) {
       expect(key.startsWith(prefix)).toBe(true);
       const rest = key.slice(prefix.length).split('/');

@@ -80,7 +80,7 @@ describe('encrypted payloads', () => {
     expect(rev).toMatchObject({ status: 'pending_approval', name: 'multi-city-weather-report' });
     await decideRevision(deps, rev!.revisionId, { decision: 'approve', reviewer: 'alice', comment });
 
-    // The scope's index workflow too: publications hand it the skill's name, description and SKILL.md.
+    // The scope's index workflow too: publications hand it the skill's name and description.
     const histories = await Promise.all([historyOf(started.jobWorkflowId), historyOf(approvalWorkflowId(rev!.revisionId)), historyOf(scopeIndexWorkflowId(started.scopeKey))]);
     for (const history of histories) {
       const bytes = Buffer.from(temporal.api.history.v1.History.encode(history).finish());

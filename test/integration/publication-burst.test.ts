@@ -14,7 +14,7 @@ const fx = useMainWorker({ humanGate: 'none' });
 const JOBS = 30;
 
 describe('a burst of publications into one scope', () => {
-  it(`${JOBS} concurrent jobs each end with exactly one revision and one publication; index, SKILL.md and audit agree`, async () => {
+  it(`${JOBS} concurrent jobs each end with exactly one revision and one publication; index and audit agree`, async () => {
     const app = uniqueName('burst');
     const deps = { client: fx.w.client, store: fx.store, config: fx.w.config };
     const started = await Promise.all(

@@ -6,14 +6,14 @@ import { startWorkerProcess, useWorkerProcesses } from '../support/worker-proces
 
 // A worker process killed with SIGKILL in the middle of a burst of publications into one
 // scope; a new worker process finishes every job. Afterwards every pointer, derived
-// status, SKILL.md, index entry and audit entry agrees, with no duplicates.
+// status, index entry and audit entry agrees, with no duplicates.
 const fx = useWorkerProcesses('burst-kill-tq');
 
 const workerEnv = () => ({ EVOLUTION_TASK_QUEUE: fx.config.temporal.taskQueue, EVOLUTION_HUMAN_GATE: 'none', EVOLUTION_SCOPE_MODE: 'app' });
 const JOBS = 20;
 
 describe('worker killed with SIGKILL during a publication burst into one scope', () => {
-  it('a restarted worker finishes every job; pointers, statuses, SKILL.md, index and audit agree, no duplicates', async () => {
+  it('a restarted worker finishes every job; pointers, statuses, index and audit agree, no duplicates', async () => {
     const first = startWorkerProcess(workerEnv());
     fx.workers.push(first);
     await first.ready;

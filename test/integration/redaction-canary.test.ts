@@ -83,7 +83,7 @@ describe('no canary secret is stored anywhere (issue 9, item 2)', () => {
       },
     );
     const outcome = await waitForLearningJob(fx.w.client, started.jobWorkflowId, { timeoutMs: 120_000 });
-    // The job really reviewed the session and wrote a revision (so reviewer output, revision, audit and SKILL.md exist).
+    // The job really reviewed the session and wrote a revision (so reviewer output, revision and audit exist).
     expect(outcome).toMatchObject({ status: 'reviewed', cursorAdvanced: true });
     expect(outcome.revisions.length).toBeGreaterThan(0);
     const revision = (await fx.store.readRevision(started.scopeKey, outcome.revisions[0]!.skillId, outcome.revisions[0]!.revisionId))!;

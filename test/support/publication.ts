@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isLivePointer, renderSkillMarkdown, type SessionEvent } from '../../core';
+import { isLivePointer, type SessionEvent } from '../../core';
 
 /**
  * A skill name no other (`seed`, i) shares a word or a substring with: the reconciler
@@ -39,13 +39,10 @@ export async function publicationProblems(store: SkillStore, scopeKey: string): 
     const active = revisions.filter((r) => r.status === 'active').map((r) => r.id);
     if (active.length !== 1 || active[0] !== pointer.revisionId) problems.push(`${skillId}: pointer names ${pointer.revisionId}, active revisions [${active.join(', ')}]`);
     const entry = index?.skills.find((s) => s.skillId === skillId);
-    const published = await store.readPublished(scopeKey, skillId);
     if (isLivePointer(pointer)) {
       if (entry?.revisionId !== pointer.revisionId || entry.seq !== pointer.seq)
         problems.push(`${skillId}: index entry ${JSON.stringify(entry)} vs pointer ${pointer.revisionId}@${pointer.seq}`);
-      const markdown = published && !published.notModified ? published.markdown : undefined;
-      if (markdown !== renderSkillMarkdown(pointer.spec)) problems.push(`${skillId}: SKILL.md does not match the pointer`);
-    } else if (entry || published) problems.push(`${skillId}: deleted, but still in the index or published`);
+    } else if (entry) problems.push(`${skillId}: deleted, but still in the index`);
     if (new Set(audit.map((e) => e.id)).size !== audit.length) problems.push(`${skillId}: duplicate audit ids`);
     const publications = audit.filter((e) => e.opId && e.baseSeq !== undefined);
     const remembered = new Set(pointer.recent.map((o) => o.opId));

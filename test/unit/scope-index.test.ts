@@ -6,7 +6,6 @@ const live = (skillId: string, seq: number, revisionId = `${skillId}-r${seq}`): 
   seq,
   revisionId,
   entry: { name: skillId, description: `about ${skillId}`, managed: true },
-  markdown: `# ${skillId}`,
 });
 const gone = (skillId: string, seq: number): IndexChange => ({ skillId, seq, revisionId: `${skillId}-del` });
 const empty = { skills: [], removed: [] };
@@ -25,7 +24,7 @@ describe('applyIndexChanges', () => {
     expect(again.applied).toEqual([]);
   });
 
-  it('reports only the changes that differ (what needs a SKILL.md write)', () => {
+  it('reports only the changes that differ (what needs an index write)', () => {
     const first = applyIndexChanges(empty, [live('a', 1), live('b', 1)]);
     const next = applyIndexChanges(first, [live('a', 1), live('b', 2)]);
     expect(next.applied.map((c) => `${c.skillId}@${c.seq}`)).toEqual(['b@2']);

@@ -41,11 +41,11 @@ describe('approval workflow on the time-skipping server', () => {
     const audit = await h.store.listAudit(ref.scopeKey, ref.skillId);
     expect(audit.map((e) => e.action)).toEqual(['write_revision', 'auto_expire']);
     expect(audit[1]).toMatchObject({ actor: 'auto-expire', revisionId: ref.revisionId, status: 'active' });
-    // SKILL.md is materialized by the scope's index workflow (on skipped time its ack may time out first).
+    // The index is materialized by the scope's index workflow (on skipped time its ack may time out first).
     await vi.waitFor(
       async () =>
-        expect((await h.store.readPublished(ref.scopeKey, ref.skillId)) as { markdown: string }).toMatchObject({
-          markdown: expect.stringContaining(`name: "${stored!.spec!.name}"`),
+        expect(await h.store.readScopeIndex(ref.scopeKey)).toMatchObject({
+          index: { skills: [{ skillId: ref.skillId, revisionId: ref.revisionId, name: stored!.spec!.name }] },
         }),
       { timeout: 30_000, interval: 200 },
     );
