@@ -23,8 +23,8 @@ export function sessionCreating(name: string): SessionEvent[] {
 
 /**
  * Every rule that ties a scope's published state together, each violation collected:
- * per skill, the derived statuses (exactly one active revision, the pointer's), SKILL.md,
- * the index entry (revision and seq), and the audit log (no duplicate ids; one
+ * per skill, the derived statuses (exactly one active revision, the pointer's), the index
+ * entry (revision and seq), and the audit log (no duplicate ids; one
  * publication entry per operation the pointer remembers, none for others).
  */
 export async function publicationProblems(store: SkillStore, scopeKey: string): Promise<string[]> {

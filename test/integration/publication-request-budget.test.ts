@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSkillStore, indexChangeFor, mapLimit, type SkillStore } from '../../activities/storage';
+import { startLearningJob, waitForLearningJob } from '../../client/learning';
+import { SkillRepository } from '../../client/skill-repository';
+import { nextPointer, scopeKey as scopeKeyOf, type EvolutionConfig } from '../../core';
+import { startCountingProxy, type CountingProxy } from '../../bench/support/s3-counting-proxy';
+import { realServices, uniqueName } from '../support/infra';
+import { distinctSkillName, sessionCreating } from '../support/publication';
+import { startMainWorker, type RunningWorker } from '../support/worker';
+
+// What one change costs in S3 requests does not grow with the scope: a new session's
+// create + publish in a scope of 200 skills. Request counts are exact (no timing); the
+// benchmark (`npm run bench -- scale`) prints them at 1, 200 and 2,000 skills.
+const SKILLS = 200;
+
+let proxy: CountingProxy;
+let w: RunningWorker;
+let store: SkillStore;
+
+beforeAll(async () => {
+  const base = await realServices();
+  proxy = await startCountingProxy(base.s3.endpoint);
+  const config: EvolutionConfig = {
+    ...base,
+    s3: { ...base.s3, endpoint: proxy.endpoint },
+    governance: { ...base.governance, humanGate: 'none', approvalTimeoutMs: undefined, shadowMode: false },
+  };
+  w = await startMainWorker(config);
+  store = createSkillStore(base.s3); // seeding and checks: not counted
+});
+
+afterAll(async () => {
+  await w?.stop();
+  await proxy?.close();
+});
+
+async function seed(scopeKey: string): Promise<void> {
+  const changes = await mapLimit(
+    Array.from({ length: SKILLS }, (_, i) => i),
+    16,
+    async (i) => {
+      const skillId = distinctSkillName(scopeKey, i);
+      const spec = { name: skillId, description: `Seeded skill ${i}`, when_to_use: 'tests', steps: ['one'], pitfalls: [] };
+      const pointer = nextPointer(undefined, { skillId, revisionId: `seed-${i}`, managed: true, deleted: false, spec }, { opId: `seed/${i}`, at: '2026-01-01T00:00:00.000Z' });
+      return indexChangeFor((await store.writeActive(scopeKey, skillId, pointer, null)).pointer);
+    },
+  );
+  await store.applyScopeIndexChanges(scopeKey, changes);
+}
+
+describe('S3 requests per change', () => {
+  it(`a new session's create + publish in a scope of ${SKILLS} skills costs 10 requests, and an agent's refresh after it one`, async () => {
+    const app = uniqueName('budget');
+    const scopeKey = scopeKeyOf({ mode: 'app', app });
+    await seed(scopeKey);
+    const repo = new SkillRepository(createSkillStore({ ...w.config.s3, endpoint: proxy.endpoint }), { mode: 'app', app });
+    await repo.refresh();
+
+    const before = proxy.snapshot();
+    const started = await startLearningJob({ client: w.client, store, config: w.config }, { app, user: 'u', sessionId: 's', events: sessionCreating('request-budget-skill') });
+    const out = await waitForLearningJob(w.client, started.jobWorkflowId, { timeoutMs: 120_000 });
+    const cost = proxy.diff(before);
+    expect(out.revisions).toMatchObject([{ action: 'create', status: 'active' }]);
+    expect(cost.byClass).toEqual({
+      'GET payload': 1, // the segment (claim-checked by the client)
+      'GET cursor': 1,
+      'GET index': 1,
+      'PUT cursor': 1,
+      'PUT locator': 1,
+      'PUT revision': 1,
+      'PUT audit': 1, // the publication log entry
+      'PUT pointer': 1,
+      'PUT index': 1, // the scope's index workflow
+      'PUT job-outcome': 1,
+    });
+    expect(cost.total).toBe(10);
+
+    const refreshed = proxy.snapshot();
+    expect(await repo.refresh()).toBe(true);
+    expect(proxy.diff(refreshed).total).toBe(1);
+    expect((await repo.load('request-budget-skill')).markdown).toContain('request-budget-skill');
+  }, 180_000);
+});
