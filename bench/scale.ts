@@ -7,7 +7,7 @@
  *     interleaved; the ratio is what contention in one scope costs.
  * The worker's S3 traffic goes through a counting proxy; seeding and checks do not.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { temporal } from '@temporalio/proto';
 import type { Client } from '@temporalio/client';
 import { createSkillStore, indexChangeFor, mapLimit, type SkillStore } from '../activities/storage';
@@ -20,11 +20,11 @@ import { nextPointer, type EvolutionConfig, type Revision, type SessionEvent } f
 import { approvalWorkflowId } from '../core/governance';
 import { approvalWorkflow } from '../workflows';
 import { startMainWorker, type RunningWorker } from '../workers/in-process';
+import { distinctSkillName, sessionCreating } from '../test/support/publication';
+import { exampleSession } from '../test/support/sessions';
 import { startCountingProxy, type CountingProxy, type Counts } from './support/s3-counting-proxy';
 import { median, percentile } from './support/stats';
 import type { BenchContext, BenchFigures } from './support/types';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 
 // BENCH_QUICK=1: a smoke run (one small size, a few jobs) to check the benchmark itself.
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -34,21 +34,8 @@ const CONCURRENCY = process.env.BENCH_SCALE_N ? process.env.BENCH_SCALE_N.split(
 const PARTS = new Set((process.env.BENCH_SCALE_PARTS ?? 'operations,concurrency').split(','));
 const REPEATS = QUICK ? 1 : 3;
 
-function session(name: 'weather-report' | 'weather-report-followup' | 'small-talk', marker = ''): SessionEvent[] {
-  const events = JSON.parse(readFileSync(join(__dirname, '..', 'examples', 'sessions', `${name}.json`), 'utf8')) as SessionEvent[];
-  // The example's own [[skill:NAME]] marker names the skill; `marker` replaces it.
-  if (!marker) return events;
-  return events.map((e) => {
-    const text = typeof e.content === 'string' ? e.content.replace(/\[\[skill:[^\]]*\]\]/g, '') : e.content;
-    // In every user message: a follow-up's delta starts after the first one.
-    return { ...e, content: e.role === 'user' ? `${marker} ${text as string}` : text };
-  });
-}
-
-/** Names sharing no word or substring (the reconciler merges similar names into one skill). */
-function distinctName(seed: string, i: number): string {
-  const hash = createHash('sha256').update(`${seed}/${i}`).digest();
-  return Array.from(hash.subarray(0, 10), (b) => String.fromCharCode(97 + (b % 26))).join('');
+function session(name: 'weather-report' | 'weather-report-followup' | 'small-talk', skillName?: string): SessionEvent[] {
+  return skillName ? sessionCreating(skillName, name) : exampleSession(name);
 }
 
 async function seedSkills(store: SkillStore, scopeKey: string, count: number): Promise<void> {
@@ -125,14 +112,14 @@ async function perOperation(ctx: BenchContext, w: RunningWorker, store: SkillSto
     const app = `bench-${skills}-${randomUUID().slice(0, 6)}`;
     const scopeKey = `apps/${app}`;
     await seedSkills(store, scopeKey, skills);
-    const name = `bench-weather-${r}`;
-    const marker = `[[skill:${name}]]`;
-    let jobId = '';
+    // A name (so a transcript) of its own: the worker has not cached this segment, as for a new session.
+    const name = distinctSkillName(app, r);
+        let jobId = '';
     let skillId = '';
     add(
       'create + publish',
       await measure(proxy, async () => {
-        const started = await startLearningJob(deps, { app, user: 'u', sessionId: 's1', events: session('weather-report', marker) });
+        const started = await startLearningJob(deps, { app, user: 'u', sessionId: 's1', events: session('weather-report', name) });
         jobId = started.jobWorkflowId;
         const out = await waitForLearningJob(w.client, jobId, { timeoutMs: 120_000 });
         if (out.revisions[0]?.action !== 'create' || out.revisions[0]?.status !== 'active') throw new Error(`create did not publish: ${JSON.stringify(out)}`);
@@ -143,7 +130,7 @@ async function perOperation(ctx: BenchContext, w: RunningWorker, store: SkillSto
     add(
       'update + publish',
       await measure(proxy, async () => {
-        const started = await startLearningJob(deps, { app, user: 'u', sessionId: 's1', events: session('weather-report-followup', marker) });
+        const started = await startLearningJob(deps, { app, user: 'u', sessionId: 's1', events: session('weather-report-followup', name) });
         const out = await waitForLearningJob(w.client, started.jobWorkflowId, { timeoutMs: 120_000 });
         if (out.revisions[0]?.action !== 'update' || out.revisions[0]?.status !== 'active') throw new Error(`update did not publish: ${JSON.stringify(out)}`);
       }),
@@ -190,7 +177,7 @@ async function concurrentJobs(w: RunningWorker, store: SkillStore, n: number, on
   const apps = Array.from({ length: n }, (_, i) => (oneScope ? `conc-one-${run}` : `conc-sep-${run}-${i}`));
   const started = performance.now();
   const jobs = await Promise.all(
-    apps.map((app, i) => startLearningJob(deps, { app, user: `u${i}`, sessionId: `s${i}`, events: session('weather-report', `[[skill:${distinctName(run, i)}]]`) })),
+    apps.map((app, i) => startLearningJob(deps, { app, user: `u${i}`, sessionId: `s${i}`, events: session('weather-report', distinctSkillName(run, i)) })),
   );
   const latencies: number[] = [];
   const outcomes = await Promise.all(

@@ -3,7 +3,13 @@
  * workflow shape with no-op activities), on the same Temporal server with the same worker
  * settings, each worker in its own process so its CPU can be read from /proc.
  *
- *   batches   N jobs submitted at once, floor/pipeline/floor interleaved, PAIRS times:
+ *   batches   N jobs submitted at once, floor/pipeline/floor interleaved, PAIRS times, for
+ *             two shapes of the pipeline:
+ *               one scope      N sessions of ONE app finishing at once, each creating its
+ *                              own skill (the main workload: the scope's index workflow
+ *                              takes their publications in bursts)
+ *               scope per job  every job in a scope of its own (the worst case: each
+ *                              job also starts that scope's index workflow)
  *             throughput ratio = pipeline / mean(floor before, floor after); latency
  *             p50/p99 from submission to the job's close time (server clock); CPU per job
  *             of the worker process, the S3 server and the Temporal server
@@ -16,23 +22,25 @@
  * one per thread, under DIR/pipeline and DIR/floor when it stops).
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { createSkillStore } from '../activities/storage';
 import { loadConfig } from '../client/config';
 import { startLearningJob } from '../client/learning';
-import type { SessionEvent } from '../core';
 import { readState } from '../infra';
 import { REPO_ROOT, stateDir } from '../infra/paths';
 import { ensureBuild } from '../scripts/build-state';
 import { FLOOR_ACTIVITY_COUNT } from './floor/workflows';
+import { distinctSkillName, sessionCreating } from '../test/support/publication';
 import { cpuMs, startProcess, type StartedProcess } from './support/processes';
 import { median, percentile, spread } from './support/stats';
 import type { BenchContext, BenchFigures } from './support/types';
 
 type Kind = 'floor' | 'pipeline';
+type Shape = 'one scope' | 'scope per job';
+const SHAPES: Shape[] = ['one scope', 'scope per job'];
 
 interface BatchResult {
   kind: Kind;
@@ -58,7 +66,6 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   const s3Pid = infra.services.s3!.pid;
   const temporalPid = infra.services.temporal!.pid;
   const runId = randomUUID().slice(0, 8);
-  const events = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'sessions', 'weather-report.json'), 'utf8')) as SessionEvent[];
 
   ctx.log('bundling the floor workflows …');
   const floorBundle = join(stateDir(), 'bench-floor-bundle.js');
@@ -86,12 +93,15 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   /** Every session entity this run started: terminated at the end (they idle for 10 minutes). */
   const sessions: string[] = [];
 
-  /** Submits one job of `kind`; returns its job workflow id. */
-  async function submit(kind: Kind): Promise<string> {
+  /** Submits one job of `kind`; returns its job workflow id. Every pipeline job reviews, creates and publishes one skill of its own. */
+  async function submit(kind: Kind, shape: Shape = 'scope per job'): Promise<string> {
     const i = seq++;
     if (kind === 'pipeline') {
-      // A scope of its own per job: every job reviews, creates and publishes one skill.
-      const started = await startLearningJob({ client, store, config: pipeConfig }, { app: `bench-${runId}-${i}`, user: 'u', sessionId: 's', scopeMode: 'app', events });
+      const app = shape === 'one scope' ? `bench-${runId}` : `bench-${runId}-${i}`;
+      const started = await startLearningJob(
+        { client, store, config: pipeConfig },
+        { app, user: 'u', sessionId: `s${i}`, scopeMode: 'app', events: sessionCreating(distinctSkillName(runId, i)) },
+      );
       sessions.push(started.sessionWorkflowId);
       return started.jobWorkflowId;
     }
@@ -120,12 +130,12 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
     }
   }
 
-  async function batch(kind: Kind, n: number): Promise<BatchResult> {
+  async function batch(kind: Kind, n: number, shape?: Shape): Promise<BatchResult> {
     const worker0 = cpuMs(workers[kind].pid);
     const s30 = cpuMs(s3Pid);
     const temporal0 = cpuMs(temporalPid);
     const t0 = Date.now();
-    const submitted = await Promise.all(Array.from({ length: n }, async () => ({ at: Date.now(), jobId: await submit(kind) })));
+    const submitted = await Promise.all(Array.from({ length: n }, async () => ({ at: Date.now(), jobId: await submit(kind, shape) })));
     const closed = await Promise.all(submitted.map(async (s) => ({ ...s, closedAt: await closeTime(s.jobId) })));
     const end = Math.max(...closed.map((c) => c.closedAt));
     return {
@@ -143,23 +153,24 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
     await batch('floor', 5);
     await batch('pipeline', 5);
 
-    const pairs: Array<{ floor: BatchResult[]; pipeline: BatchResult }> = [];
+    // Per round: floor, one scope, floor, scope per job, floor; each pipeline batch against the floors beside it.
+    const pairs: Record<Shape, Array<{ floor: BatchResult[]; pipeline: BatchResult }>> = { 'one scope': [], 'scope per job': [] };
     for (let p = 0; p < PAIRS; p++) {
-      const a1 = await batch('floor', N);
-      const b = await batch('pipeline', N);
-      const a2 = await batch('floor', N);
-      pairs.push({ floor: [a1, a2], pipeline: b });
-      const fl = (f: (r: BatchResult) => number) => (f(a1) + f(a2)) / 2;
-      ctx.log(
-        `pair ${p + 1}/${PAIRS} (N=${N}): floor ${fl((r) => r.jobsPerSecond).toFixed(2)} jobs/s, pipeline ${b.jobsPerSecond.toFixed(2)} jobs/s → ${(b.jobsPerSecond / fl((r) => r.jobsPerSecond)).toFixed(2)}x; ` +
-          `worker CPU/job ${b.workerCpuMsPerJob.toFixed(0)} vs ${fl((r) => r.workerCpuMsPerJob).toFixed(0)} ms; S3 CPU/job ${b.s3CpuMsPerJob.toFixed(0)} vs ${fl((r) => r.s3CpuMsPerJob).toFixed(0)} ms`,
-      );
+      let before = await batch('floor', N);
+      for (const shape of SHAPES) {
+        const b = await batch('pipeline', N, shape);
+        const after = await batch('floor', N);
+        pairs[shape].push({ floor: [before, after], pipeline: b });
+        const fl = (f: (r: BatchResult) => number) => (f(before) + f(after)) / 2;
+        ctx.log(
+          `round ${p + 1}/${PAIRS}, ${shape} (N=${N}): floor ${fl((r) => r.jobsPerSecond).toFixed(2)} jobs/s, pipeline ${b.jobsPerSecond.toFixed(2)} jobs/s → ${(b.jobsPerSecond / fl((r) => r.jobsPerSecond)).toFixed(2)}x; ` +
+            `worker CPU/job ${b.workerCpuMsPerJob.toFixed(0)} vs ${fl((r) => r.workerCpuMsPerJob).toFixed(0)} ms; S3 CPU/job ${b.s3CpuMsPerJob.toFixed(0)} vs ${fl((r) => r.s3CpuMsPerJob).toFixed(0)} ms`,
+        );
+        before = after;
+      }
     }
-    const ratio = (f: (r: BatchResult) => number) => pairs.map((p) => f(p.pipeline) / ((f(p.floor[0]!) + f(p.floor[1]!)) / 2));
-    const floorMean = (f: (r: BatchResult) => number) => median(pairs.map((p) => (f(p.floor[0]!) + f(p.floor[1]!)) / 2));
-    const pipeMedian = (f: (r: BatchResult) => number) => median(pairs.map((p) => f(p.pipeline)));
-    const p50 = (r: BatchResult) => percentile(r.latenciesMs, 50);
-    const p99 = (r: BatchResult) => percentile(r.latenciesMs, 99);
+    const batches = SHAPES.map((shape) => ({ shape, ...batchFigures(pairs[shape]) }));
+    const ms = (v: number) => `${v.toFixed(0)} ms`;
 
     ctx.log(`one job at a time (${SINGLE} each, alternating) …`);
     const single: Record<Kind, number[]> = { floor: [], pipeline: [] };
@@ -192,31 +203,22 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
       n: N,
       pairs: PAIRS,
       activitiesPerJob: FLOOR_ACTIVITY_COUNT,
-      throughputRatio: median(ratio((r) => r.jobsPerSecond)),
-      throughputRatios: ratio((r) => r.jobsPerSecond),
-      jobsPerSecond: { floor: floorMean((r) => r.jobsPerSecond), pipeline: pipeMedian((r) => r.jobsPerSecond) },
-      latencyP50Ms: { floor: floorMean(p50), pipeline: pipeMedian(p50), ratios: ratio(p50) },
-      latencyP99Ms: { floor: floorMean(p99), pipeline: pipeMedian(p99), ratios: ratio(p99) },
-      workerCpuMsPerJob: { floor: floorMean((r) => r.workerCpuMsPerJob), pipeline: pipeMedian((r) => r.workerCpuMsPerJob), ratios: ratio((r) => r.workerCpuMsPerJob) },
-      s3CpuMsPerJob: { floor: floorMean((r) => r.s3CpuMsPerJob), pipeline: pipeMedian((r) => r.s3CpuMsPerJob) },
-      temporalCpuMsPerJob: { floor: floorMean((r) => r.temporalCpuMsPerJob), pipeline: pipeMedian((r) => r.temporalCpuMsPerJob), ratios: ratio((r) => r.temporalCpuMsPerJob) },
+      batches,
       singleJobLatencyMs: { floor: median(single.floor), pipeline: median(single.pipeline), ratio: median(single.pipeline) / median(single.floor) },
       submitMs: {
         sequential: { bare: median(calls.seqBare), startLearningJob: median(calls.seqStart), ratio: median(calls.seqStart) / median(calls.seqBare) },
         parallel20: { bare: median(calls.parBare), startLearningJob: median(calls.parStart), ratio: median(calls.parStart) / median(calls.parBare) },
       },
     };
-    const ms = (v: number) => `${v.toFixed(0)} ms`;
-    ctx.log(
-      `throughput pipeline/floor      ${spread(figures.throughputRatios)}   (${figures.jobsPerSecond.pipeline.toFixed(2)} vs ${figures.jobsPerSecond.floor.toFixed(2)} jobs/s, N=${N}, ${PAIRS} A/B/A pairs)`,
-    );
-    ctx.log(`latency p50 pipeline/floor     ${spread(figures.latencyP50Ms.ratios)}   (${ms(figures.latencyP50Ms.pipeline)} vs ${ms(figures.latencyP50Ms.floor)})`);
-    ctx.log(`latency p99 pipeline/floor     ${spread(figures.latencyP99Ms.ratios)}   (${ms(figures.latencyP99Ms.pipeline)} vs ${ms(figures.latencyP99Ms.floor)})`);
-    ctx.log(`worker CPU per job             ${spread(figures.workerCpuMsPerJob.ratios)}   (${ms(figures.workerCpuMsPerJob.pipeline)} vs ${ms(figures.workerCpuMsPerJob.floor)})`);
-    ctx.log(`S3 server CPU per job          ${ms(figures.s3CpuMsPerJob.pipeline)} vs ${ms(figures.s3CpuMsPerJob.floor)}`);
-    ctx.log(
-      `Temporal server CPU per job    ${spread(figures.temporalCpuMsPerJob.ratios)}   (${ms(figures.temporalCpuMsPerJob.pipeline)} vs ${ms(figures.temporalCpuMsPerJob.floor)})`,
-    );
+    for (const f of batches) {
+      ctx.log(`${f.shape} (N=${N}, ${PAIRS} A/B/A pairs):`);
+      ctx.log(`  throughput pipeline/floor    ${spread(f.throughputRatios)}   (${f.jobsPerSecond.pipeline.toFixed(2)} vs ${f.jobsPerSecond.floor.toFixed(2)} jobs/s)`);
+      ctx.log(`  latency p50 pipeline/floor   ${spread(f.latencyP50Ms.ratios)}   (${ms(f.latencyP50Ms.pipeline)} vs ${ms(f.latencyP50Ms.floor)})`);
+      ctx.log(`  latency p99 pipeline/floor   ${spread(f.latencyP99Ms.ratios)}   (${ms(f.latencyP99Ms.pipeline)} vs ${ms(f.latencyP99Ms.floor)})`);
+      ctx.log(`  worker CPU per job           ${spread(f.workerCpuMsPerJob.ratios)}   (${ms(f.workerCpuMsPerJob.pipeline)} vs ${ms(f.workerCpuMsPerJob.floor)})`);
+      ctx.log(`  S3 server CPU per job        ${ms(f.s3CpuMsPerJob.pipeline)} vs ${ms(f.s3CpuMsPerJob.floor)}`);
+      ctx.log(`  Temporal server CPU per job  ${spread(f.temporalCpuMsPerJob.ratios)}   (${ms(f.temporalCpuMsPerJob.pipeline)} vs ${ms(f.temporalCpuMsPerJob.floor)})`);
+    }
     ctx.log(
       `one job at a time, p50         ${figures.singleJobLatencyMs.ratio.toFixed(2)}x   (${ms(figures.singleJobLatencyMs.pipeline)} vs ${ms(figures.singleJobLatencyMs.floor)})`,
     );
@@ -244,3 +246,25 @@ async function terminateAll(client: Client, workflowIds: string[]): Promise<void
     );
   }
 }
+
+type Pair = { floor: BatchResult[]; pipeline: BatchResult };
+
+/** One shape's figures over its pairs: each ratio against the mean of the floors beside it; medians of the pairs. */
+function batchFigures(pairs: Pair[]) {
+  const ratio = (f: (r: BatchResult) => number) => pairs.map((p) => f(p.pipeline) / ((f(p.floor[0]!) + f(p.floor[1]!)) / 2));
+  const floorMean = (f: (r: BatchResult) => number) => median(pairs.map((p) => (f(p.floor[0]!) + f(p.floor[1]!)) / 2));
+  const pipeMedian = (f: (r: BatchResult) => number) => median(pairs.map((p) => f(p.pipeline)));
+  const p50 = (r: BatchResult) => percentile(r.latenciesMs, 50);
+  const p99 = (r: BatchResult) => percentile(r.latenciesMs, 99);
+  return {
+    throughputRatio: median(ratio((r) => r.jobsPerSecond)),
+    throughputRatios: ratio((r) => r.jobsPerSecond),
+    jobsPerSecond: { floor: floorMean((r) => r.jobsPerSecond), pipeline: pipeMedian((r) => r.jobsPerSecond) },
+    latencyP50Ms: { floor: floorMean(p50), pipeline: pipeMedian(p50), ratios: ratio(p50) },
+    latencyP99Ms: { floor: floorMean(p99), pipeline: pipeMedian(p99), ratios: ratio(p99) },
+    workerCpuMsPerJob: { floor: floorMean((r) => r.workerCpuMsPerJob), pipeline: pipeMedian((r) => r.workerCpuMsPerJob), ratios: ratio((r) => r.workerCpuMsPerJob) },
+    s3CpuMsPerJob: { floor: floorMean((r) => r.s3CpuMsPerJob), pipeline: pipeMedian((r) => r.s3CpuMsPerJob) },
+    temporalCpuMsPerJob: { floor: floorMean((r) => r.temporalCpuMsPerJob), pipeline: pipeMedian((r) => r.temporalCpuMsPerJob), ratios: ratio((r) => r.temporalCpuMsPerJob) },
+  };
+}
+

@@ -13,9 +13,12 @@ export function distinctSkillName(seed: string, i: number): string {
 import type { SkillStore } from '../../activities/storage';
 import { exampleSession } from './sessions';
 
-/** The weather session naming its skill `name` (the model stand-in's [[skill:NAME]] marker, in every user message). */
-export function sessionCreating(name: string): SessionEvent[] {
-  return exampleSession('weather-report').map((e) => {
+/**
+ * An example session naming its skill `name` (the model stand-in's [[skill:NAME]] marker,
+ * in every user message: a follow-up's delta starts after the first one).
+ */
+export function sessionCreating(name: string, example: Parameters<typeof exampleSession>[0] = 'weather-report'): SessionEvent[] {
+  return exampleSession(example).map((e) => {
     const text = typeof e.content === 'string' ? e.content.replace(/\[\[skill:[^\]]*\]\]/g, '') : e.content;
     return { ...e, content: e.role === 'user' ? `[[skill:${name}]] ${text as string}` : text };
   });
