@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import { buildStatus, ROOT, WORKFLOW_BUNDLE } from '../scripts/build-state';
+import { Client } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import type { EvolutionConfig } from '../core';
 import { createActivities } from '../activities';
+import { clientIndexUpdater } from '../activities/scope-index-signal';
 import { connectWorkerTemporal } from './connection';
 import { productMetricsInterceptor } from './telemetry/product-metrics';
 import type { Tracing } from './telemetry/tracing';
@@ -41,13 +43,17 @@ export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worke
   const { config } = opts;
   const connection = opts.connection ?? (await connectWorkerTemporal(config));
   const traced = opts.tracing && (await import('./telemetry/tracing')).workerTracing(opts.tracing);
+  const taskQueue = opts.taskQueue ?? config.temporal.taskQueue;
+  // Publishers reach their scope's index workflow over this worker's own connection (its
+  // TLS, API key and payload codec; the Rust core's gRPC, not a second grpc-js channel).
+  const indexClient = new Client({ connection, namespace: config.temporal.namespace, dataConverter: evolutionDataConverter(config) });
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
-    taskQueue: opts.taskQueue ?? config.temporal.taskQueue,
+    taskQueue,
     ...(opts.identity ? { identity: opts.identity } : {}),
     workflowBundle: await workflowsFor(opts.workflowBundle, !!traced),
-    activities: createActivities(config),
+    activities: createActivities(config, { signalIndex: clientIndexUpdater(indexClient, taskQueue) }),
     // Activities keep the default payload converter: only workflow code decodes evaluator answers.
     dataConverter: evolutionDataConverter(config),
     interceptors: {

@@ -25,6 +25,9 @@ export function createS3Client(s3: S3Settings): S3Client {
     // the SDK's default CRC32 trailers, and ETags already cover our small objects.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    // The middleware stack is resolved once per command class instead of on every send
+    // (nothing adds middleware after construction): about a third of the SDK's CPU per request.
+    cacheMiddleware: true,
     requestHandler: {
       connectionTimeout: 5_000,
       requestTimeout: 30_000,

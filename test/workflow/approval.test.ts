@@ -2,6 +2,7 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createActivities } from '../../activities';
+import { clientIndexSignaller } from '../../activities/scope-index-signal';
 import { decideRevision } from '../../client/approvals';
 import { approvalWorkflowId } from '../../core/governance';
 import { approvalStatusQuery, approvalWorkflow, decideSignal, decideUpdate, type ApprovalResult } from '../../workflows';
@@ -117,7 +118,8 @@ describe('approval workflow on the time-skipping server', () => {
       namespace: h.env.namespace ?? 'default',
       taskQueue,
       workflowBundle: await workflowBundle(),
-      activities: createActivities(h.config),
+      // The scope index workflow runs on the harness's worker, which outlives this one.
+      activities: createActivities(h.config, { signalIndex: clientIndexSignaller(h.env.client, h.taskQueue) }),
     });
     const [a, b, result] = await late.runUntil(async () => {
       const settled = await Promise.allSettled([first, second]);
