@@ -5,10 +5,10 @@
  *
  *   batches   N jobs submitted at once, floor/pipeline/floor interleaved, PAIRS times, for
  *             two shapes of the pipeline:
- *               one scope      N sessions of ONE app finishing at once, each creating its
+ *               one-scope      N sessions of ONE app finishing at once, each creating its
  *                              own skill (the main workload: the scope's index workflow
  *                              takes their publications in bursts)
- *               scope per job  every job in a scope of its own (the worst case: each
+ *               scope-per-job  every job in a scope of its own (the worst case: each
  *                              job also starts that scope's index workflow)
  *             throughput ratio = pipeline / mean(floor before, floor after); latency
  *             p50/p99 from submission to the job's close time (server clock); CPU per job
@@ -19,7 +19,8 @@
  *
  * Env: BENCH_N (default 100), BENCH_PAIRS (default 3), BENCH_SINGLE (default 10),
  * BENCH_SUBMIT_ROUNDS (default 3), BENCH_CPU_PROF=DIR (each worker writes V8 CPU profiles,
- * one per thread, under DIR/pipeline and DIR/floor when it stops).
+ * one per thread, under DIR/pipeline and DIR/floor when it stops), BENCH_SHAPES (default
+ * one-scope,scope-per-job), BENCH_WORKER_LOG=FILE (the pipeline worker's output).
  */
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -39,8 +40,9 @@ import { median, percentile, spread } from './support/stats';
 import type { BenchContext, BenchFigures } from './support/types';
 
 type Kind = 'floor' | 'pipeline';
-type Shape = 'one scope' | 'scope per job';
-const SHAPES: Shape[] = ['one scope', 'scope per job'];
+type Shape = 'one-scope' | 'scope-per-job';
+// BENCH_SHAPES=one-scope or scope-per-job measures one shape only.
+const SHAPES = (process.env.BENCH_SHAPES ?? 'one-scope,scope-per-job').split(',') as Shape[];
 
 interface BatchResult {
   kind: Kind;
@@ -94,10 +96,10 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   const sessions: string[] = [];
 
   /** Submits one job of `kind`; returns its job workflow id. Every pipeline job reviews, creates and publishes one skill of its own. */
-  async function submit(kind: Kind, shape: Shape = 'scope per job'): Promise<string> {
+  async function submit(kind: Kind, shape: Shape = 'scope-per-job'): Promise<string> {
     const i = seq++;
     if (kind === 'pipeline') {
-      const app = shape === 'one scope' ? `bench-${runId}` : `bench-${runId}-${i}`;
+      const app = shape === 'one-scope' ? `bench-${runId}` : `bench-${runId}-${i}`;
       const started = await startLearningJob(
         { client, store, config: pipeConfig },
         { app, user: 'u', sessionId: `s${i}`, scopeMode: 'app', events: sessionCreating(distinctSkillName(runId, i)) },
@@ -154,7 +156,7 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
     await batch('pipeline', 5);
 
     // Per round: floor, one scope, floor, scope per job, floor; each pipeline batch against the floors beside it.
-    const pairs: Record<Shape, Array<{ floor: BatchResult[]; pipeline: BatchResult }>> = { 'one scope': [], 'scope per job': [] };
+    const pairs = Object.fromEntries(SHAPES.map((shape) => [shape, [] as Pair[]])) as Record<Shape, Pair[]>;
     for (let p = 0; p < PAIRS; p++) {
       let before = await batch('floor', N);
       for (const shape of SHAPES) {
@@ -227,6 +229,8 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
     );
     return figures;
   } finally {
+    // BENCH_WORKER_LOG=FILE keeps what the pipeline worker printed (its warnings explain a slow run).
+    if (process.env.BENCH_WORKER_LOG) writeFileSync(process.env.BENCH_WORKER_LOG, workers.pipeline.output());
     await terminateAll(client, sessions);
     await connection.close();
     await Promise.all(Object.values(workers).map((w) => w.stop()));

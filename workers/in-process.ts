@@ -52,7 +52,7 @@ export async function startMainWorker(config: EvolutionConfig, opts: { taskQueue
   const cfg: EvolutionConfig = { ...config, temporal: { ...config.temporal, taskQueue } };
   quietRuntime();
   const nativeConnection = await connectWorkerTemporal(cfg);
-  const { worker } = await createMainWorker({ config: cfg, connection: nativeConnection, workflowBundle: await workflowBundle(), taskQueue });
+  const { worker, close } = await createMainWorker({ config: cfg, connection: nativeConnection, workflowBundle: await workflowBundle(), taskQueue });
   const running = worker.run();
   const connection = await Connection.connect(temporalConnectionOptions(cfg));
   const client = new Client({ connection, namespace: cfg.temporal.namespace, dataConverter: evolutionDataConverter(cfg), interceptors: clientInterceptors() });
@@ -65,6 +65,7 @@ export async function startMainWorker(config: EvolutionConfig, opts: { taskQueue
       // Ctrl-C already started the shutdown (the Temporal runtime handles SIGINT itself).
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
+      await close();
       await nativeConnection.close();
       await connection.close();
     },

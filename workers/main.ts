@@ -13,14 +13,14 @@ export async function runMainWorker(): Promise<void> {
   await ensureReachable(config, ['temporal', 's3', 'model']);
   const ops = await startWorkerOperations(config);
   const tracing = await startTracingFromEnv(process.env, 'evolution-worker');
-  const { worker, connection } = await createMainWorker({ config, identity: `evolution-worker@${process.pid}`, tracing });
+  const { worker, close } = await createMainWorker({ config, identity: `evolution-worker@${process.pid}`, tracing });
   ops.attach(worker);
   const metrics = ops.metricsPort !== undefined ? `; metrics and health on :${ops.metricsPort}` : '';
   console.error(`[worker] polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address} (namespace ${config.temporal.namespace})${metrics}`);
   try {
     await worker.run(); // returns once SIGTERM/SIGINT (see startWorkerOperations) has drained it
   } finally {
-    await connection.close();
+    await close();
     await ops.close();
     await tracing?.shutdown();
   }

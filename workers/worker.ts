@@ -39,14 +39,16 @@ export const PAYLOAD_CONVERTER_PATH = join(ROOT, 'workers', 'payload-converter.t
  * The main worker: every workflow (session, learning job, approval, rollback, GEPA
  * experiment) and every application activity, on the main task queue.
  */
-export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
+export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection; close(): Promise<void> }> {
   const { config } = opts;
   const connection = opts.connection ?? (await connectWorkerTemporal(config));
+  // Publishers wait up to 30 s for the index's update answer, a hundred at once in a busy
+  // scope: those calls get a connection of their own (same TLS, API key and payload codec),
+  // so they never hold up the worker's polls, completions and heartbeats.
+  const indexConnection = await connectWorkerTemporal(config);
   const traced = opts.tracing && (await import('./telemetry/tracing')).workerTracing(opts.tracing);
   const taskQueue = opts.taskQueue ?? config.temporal.taskQueue;
-  // Publishers reach their scope's index workflow over this worker's own connection (its
-  // TLS, API key and payload codec; the Rust core's gRPC, not a second grpc-js channel).
-  const indexClient = new Client({ connection, namespace: config.temporal.namespace, dataConverter: evolutionDataConverter(config) });
+  const indexClient = new Client({ connection: indexConnection, namespace: config.temporal.namespace, dataConverter: evolutionDataConverter(config) });
   const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
@@ -65,7 +67,15 @@ export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worke
     // Durable waits (approvals) must not pin cache slots forever (EVOLUTION_WORKER_CACHE_SIZE).
     maxCachedWorkflows: config.runtime.maxCachedWorkflows,
   });
-  return { worker, connection };
+  return {
+    worker,
+    connection,
+    /** Closes the connections this function opened (after the worker has stopped). */
+    async close() {
+      await indexConnection.close();
+      if (!opts.connection) await connection.close();
+    },
+  };
 }
 
 /**

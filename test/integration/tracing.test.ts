@@ -5,7 +5,6 @@ import { createSkillStore } from '../../activities/storage';
 import { connectTemporal, type Connected } from '../../client/connection';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import type { EvolutionConfig } from '../../core';
-import { connectWorkerTemporal } from '../../workers/connection';
 import { quietRuntime } from '../../workers/in-process';
 import { startTracing, type Tracing } from '../../workers/telemetry/tracing';
 import { TRACING_WORKFLOW_INTERCEPTORS } from '../../workers/telemetry/tracing-env';
@@ -22,6 +21,7 @@ let tracing: Tracing;
 let config: EvolutionConfig;
 let worker: Worker;
 let running: Promise<void>;
+let closeWorker: (() => Promise<void>) | undefined;
 let temporal: Connected;
 
 beforeAll(async () => {
@@ -38,7 +38,7 @@ beforeAll(async () => {
     workflowInterceptorModules: [TRACING_WORKFLOW_INTERCEPTORS],
     logger: new DefaultLogger('WARN'),
   });
-  ({ worker } = await createMainWorker({ config, workflowBundle, connection: await connectWorkerTemporal(config), tracing }));
+  ({ worker, close: closeWorker } = await createMainWorker({ config, workflowBundle, tracing }));
   running = worker.run();
   temporal = await connectTemporal(config);
 });
@@ -46,6 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   worker?.shutdown();
   await running;
+  await closeWorker?.();
   await temporal?.close();
   await tracing?.shutdown();
 });
