@@ -130,7 +130,7 @@ export function pointerTargetOf(rev: Revision): PointerTarget {
 /**
  * The publisher: the only code that moves pointers (through movePointer). Statuses are
  * derived from the pointer (core revisionStatus), so nothing re-reads or re-writes other
- * revisions; SKILL.md and the scope index are materialized by the scope's index workflow,
+ * revisions; the scope index is materialized by the scope's index workflow,
  * which each operation signals with the pointer it leaves behind.
  */
 export function publisherActivities({ store, signalIndex }: { store: SkillStore; signalIndex: SignalIndex }) {

@@ -42,7 +42,7 @@ export const scopeIndexStateQuery = defineQuery<ScopeIndexState>('indexState');
  * ack, so neither workflow spends a task on an IndexApplied signal.
  */
 export const applyIndexChangeUpdate = defineUpdate<boolean, [IndexChange]>(SCOPE_INDEX_APPLY_UPDATE);
-/** Received by a publishing workflow once its change is in the index and SKILL.md. */
+/** Received by a publishing workflow once its change is in the index. */
 export const indexAppliedSignal = defineSignal<[IndexApplied]>(SCOPE_INDEX_SIGNALS.applied);
 
 interface Waiter {
@@ -68,8 +68,8 @@ const MAX_HISTORY_EVENTS = 5_000;
 const MAX_HISTORY_BYTES = 8 * 1024 * 1024;
 
 /**
- * One per scope (id `scope-index/{scopeKey}`): the only writer of the scope's index.json
- * and SKILL.md files. Publishers signal pointer changes (signal-with-start) and never wait
+ * One per scope (id `scope-index/{scopeKey}`): the only writer of the scope's index.json.
+ * Publishers signal pointer changes (signal-with-start) and never wait
  * for each other; the workflow applies every change pending at that moment in one
  * conditional write (a burst), keeping the highest seq per skill, so late or repeated
  * signals are harmless. Periodically (and on request) it reconciles from the pointers.

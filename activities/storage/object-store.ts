@@ -27,7 +27,7 @@ export interface ObjectStore {
   /** `If-None-Match: *`. */
   putCreateOnly(key: string, body: StoredBody): Promise<{ etag: string }>;
   putIfMatch(key: string, body: StoredBody, etag: string): Promise<{ etag: string }>;
-  /** Unconditional: only for derived, repairable objects (the published SKILL.md). */
+  /** Unconditional: only for objects one writer rewrites whole (a job outcome, an experiment's records). */
   put(key: string, body: StoredBody): Promise<{ etag: string }>;
   /** Every key under `prefix`, all pages, in lexical order. */
   list(prefix: string): Promise<string[]>;

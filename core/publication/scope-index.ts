@@ -91,12 +91,12 @@ export const SCOPE_INDEX_WORKFLOW = 'scopeIndexWorkflow';
 export const SCOPE_INDEX_SIGNALS = { change: 'indexChange', reconcile: 'reconcileIndex', applied: 'indexApplied' } as const;
 /**
  * Update: a pointer change whose caller waits for it to be materialized (update-with-start).
- * Answers true once the index and SKILL.md include it; false when the workflow continues
+ * Answers true once the index includes it; false when the workflow continues
  * as new first (then the change's `ackTo` gets the IndexApplied signal from the next run).
  */
 export const SCOPE_INDEX_APPLY_UPDATE = 'applyIndexChange';
 
-/** Sent back to the workflow that published a change once the index and SKILL.md include it (read-your-writes). */
+/** Sent back to the workflow that published a change once the index includes it (read-your-writes). */
 export interface IndexApplied {
   scopeKey: string;
   skillId: string;

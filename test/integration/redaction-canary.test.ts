@@ -10,8 +10,9 @@ import { useMainWorker } from '../support/worker';
 
 // Invariant 8 end to end: canary secrets planted in every field a client can send, each in
 // one of the forms that used to escape redaction, must not appear anywhere we store data
-// (every object in the bucket) nor in any Temporal workflow history of the scope.
-const fx = useMainWorker({ humanGate: 'none', shadowMode: true, minToolCalls: 1 });
+// (every object in the bucket, a bucket of this file's own) nor in any Temporal workflow
+// history of the scope.
+const fx = useMainWorker({ humanGate: 'none', shadowMode: true, minToolCalls: 1 }, { ownBucket: true });
 
 const hex = (n: number) => randomBytes(n).toString('hex');
 const upperId = () => hex(8).toUpperCase(); // 16 characters of [0-9A-F]

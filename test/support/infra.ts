@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { createS3Client } from '../../activities/storage';
 import type { EvolutionConfig } from '../../core';
 import { loadConfig } from '../../client/config';
 import { infraEnv, infraUp, readState, type ServiceName } from '../../infra';
@@ -15,6 +17,18 @@ export async function realServices(only: ServiceName[] = ['s3', 'temporal', 'mod
   const current = readState();
   const state = only.every((name) => isAlive(current.services[name]?.pid)) ? current : await infraUp({ only });
   return loadConfig({ ...process.env, ...infraEnv(state) });
+}
+
+/** A new, empty bucket on the local S3 server: for a test that must see everything written to it, and nothing else. */
+export async function freshBucket(config: EvolutionConfig, prefix: string): Promise<EvolutionConfig> {
+  const bucket = uniqueName(prefix);
+  const s3 = createS3Client(config.s3);
+  try {
+    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  } finally {
+    s3.destroy();
+  }
+  return { ...config, s3: { ...config.s3, bucket } };
 }
 
 /** A name no other test (or earlier run) uses: keeps tests independent on shared servers. */

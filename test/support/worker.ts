@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { createSkillStore, type SkillStore } from '../../activities/storage';
 import type { EvolutionConfig } from '../../core';
 import { startMainWorker, type RunningWorker } from '../../workers/in-process';
-import { realServices } from './infra';
+import { freshBucket, realServices } from './infra';
 
 export { quietRuntime, startMainWorker, workflowBundle, type RunningWorker } from '../../workers/in-process';
 
@@ -15,11 +15,13 @@ export interface MainWorkerFixture {
 /**
  * For a test file: the real main worker with these governance settings (on top of the
  * defaults: no approval timeout, no shadow mode), and an S3 store; filled in beforeAll.
+ * `ownBucket`: everything goes to a new, empty bucket of its own.
  */
-export function useMainWorker(governance: Partial<EvolutionConfig['governance']> = {}): MainWorkerFixture {
+export function useMainWorker(governance: Partial<EvolutionConfig['governance']> = {}, opts: { ownBucket?: boolean } = {}): MainWorkerFixture {
   const fx = {} as MainWorkerFixture;
   beforeAll(async () => {
-    const base = await realServices();
+    const services = await realServices();
+    const base = opts.ownBucket ? await freshBucket(services, 'bucket') : services;
     fx.config = { ...base, governance: { ...base.governance, approvalTimeoutMs: undefined, shadowMode: false, ...governance } };
     fx.w = await startMainWorker(fx.config);
     fx.config = fx.w.config;
