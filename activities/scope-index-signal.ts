@@ -1,4 +1,4 @@
-import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import { isGrpcServiceError, WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
 import { SCOPE_INDEX_APPLY_UPDATE, SCOPE_INDEX_SIGNALS, SCOPE_INDEX_WORKFLOW, scopeIndexWorkflowId, type IndexChange } from '../core';
 
@@ -26,30 +26,62 @@ export function clientIndexSignaller(client: Client, taskQueue: string): SignalI
 }
 
 /**
+ * Update-with-start calls one worker process keeps in flight per scope. The server admits a
+ * bounded number of in-flight updates per workflow (10 by default, `history.maxInFlightUpdates`)
+ * and refuses the rest; an update here stays in flight until its burst is written, so a busy
+ * scope's other publishers signal instead (and get their ack by signal).
+ */
+export const MAX_INDEX_UPDATES_IN_FLIGHT = 4;
+
+/**
  * Update-with-start through `client`: answers once the index workflow has materialized the
  * change (at most APPLY_WAIT_MS), so the publishing workflow gets its read-your-writes ack
- * with the activity's result instead of a signal and a workflow task of its own.
+ * with the activity's result instead of a signal and a workflow task of its own. Past
+ * MAX_INDEX_UPDATES_IN_FLIGHT for the scope, or when the server refuses or aborts the
+ * update (too many in flight across workers; the workflow continuing as new), the change
+ * goes by signal-with-start and the ack comes by signal.
  */
 export function clientIndexUpdater(client: Client, taskQueue: string): SignalIndex {
+  const signal = clientIndexSignaller(client, taskQueue);
+  const inFlight = new Map<string, number>();
   return async (scopeKey, change) => {
-    const applied = client.workflow.executeUpdateWithStart<Workflow, boolean, [IndexChange]>(SCOPE_INDEX_APPLY_UPDATE, {
-      args: [change],
-      startWorkflowOperation: new WithStartWorkflowOperation(SCOPE_INDEX_WORKFLOW, {
-        workflowId: scopeIndexWorkflowId(scopeKey),
-        taskQueue,
-        args: [{ scopeKey }],
-        workflowIdConflictPolicy: 'USE_EXISTING',
-      }),
-    });
+    const busy = inFlight.get(scopeKey) ?? 0;
+    if (busy >= MAX_INDEX_UPDATES_IN_FLIGHT) {
+      await signal(scopeKey, change);
+      return false;
+    }
+    inFlight.set(scopeKey, busy + 1);
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), APPLY_WAIT_MS)));
     try {
+      const applied = client.workflow.executeUpdateWithStart<Workflow, boolean, [IndexChange]>(SCOPE_INDEX_APPLY_UPDATE, {
+        args: [change],
+        startWorkflowOperation: new WithStartWorkflowOperation(SCOPE_INDEX_WORKFLOW, {
+          workflowId: scopeIndexWorkflowId(scopeKey),
+          taskQueue,
+          args: [{ scopeKey }],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+        }),
+      });
+      const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), APPLY_WAIT_MS)));
       // Not materialized in time: the change is queued in the workflow all the same; the ack comes by signal.
       if (await Promise.race([applied, late])) return true;
-      await clientIndexSignaller(client, taskQueue)(scopeKey, change);
-      return false;
+    } catch (error) {
+      if (!isRefusedUpdate(error)) throw error;
     } finally {
       clearTimeout(timer);
+      const left = (inFlight.get(scopeKey) ?? 1) - 1;
+      if (left > 0) inFlight.set(scopeKey, left);
+      else inFlight.delete(scopeKey);
     }
+    await signal(scopeKey, change);
+    return false;
   };
+}
+
+const GRPC_RESOURCE_EXHAUSTED = 8;
+const GRPC_UNAVAILABLE = 14;
+
+/** The server's "too many updates in flight" (RESOURCE_EXHAUSTED) or "update aborted" (UNAVAILABLE, e.g. continue-as-new). */
+function isRefusedUpdate(error: unknown): boolean {
+  return isGrpcServiceError(error) && (error.code === GRPC_RESOURCE_EXHAUSTED || error.code === GRPC_UNAVAILABLE);
 }

@@ -2,7 +2,9 @@ import { temporal } from '@temporalio/proto';
 import { describe, expect, it, vi } from 'vitest';
 import { movePointer } from '../../activities/publisher';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
-import { scopeIndexWorkflowId } from '../../core';
+import { clientIndexUpdater, MAX_INDEX_UPDATES_IN_FLIGHT } from '../../activities/scope-index-signal';
+import { indexChangeFor } from '../../activities/storage';
+import { nextPointer, scopeIndexWorkflowId, scopeKey as scopeKeyOf } from '../../core';
 import { reconcileIndexSignal } from '../../workflows';
 import { uniqueName } from '../support/infra';
 import { distinctSkillName, publicationProblems, sessionCreating } from '../support/publication';
@@ -50,6 +52,32 @@ describe('a burst of publications into one scope', () => {
     const index = await eventTypes(scopeIndexWorkflowId(started.scopeKey));
     expect(index).toContain('EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED');
     expect(index).not.toContain('EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED');
+  });
+
+  it(`a burst past the server's in-flight update limit: ${MAX_INDEX_UPDATES_IN_FLIGHT} updates per scope, the rest signal, every change lands`, async () => {
+    const scopeKey = scopeKeyOf({ mode: 'app', app: uniqueName('inflight') });
+    const updater = clientIndexUpdater(fx.w.client, fx.w.taskQueue);
+    const CHANGES = 12; // above Temporal's default of 10 in-flight updates per workflow
+    const changes = await Promise.all(
+      Array.from({ length: CHANGES }, async (_, i) => {
+        const skillId = distinctSkillName(scopeKey, i);
+        const spec = { name: skillId, description: `skill ${i}`, when_to_use: 'tests', steps: ['one'], pitfalls: [] };
+        const pointer = nextPointer(undefined, { skillId, revisionId: `r-${i}`, managed: true, deleted: false, spec }, { opId: `op-${i}`, at: new Date().toISOString() });
+        return indexChangeFor((await fx.store.writeActive(scopeKey, skillId, pointer, null)).pointer);
+      }),
+    );
+    const acked = await Promise.all(changes.map((c) => updater(scopeKey, c)));
+    expect(acked.filter((a) => a === true)).toHaveLength(MAX_INDEX_UPDATES_IN_FLIGHT);
+    await vi.waitFor(
+      async () => {
+        const index = await fx.store.readScopeIndex(scopeKey);
+        expect(index && !index.notModified ? index.index.skills.map((e) => e.skillId).sort() : []).toEqual(changes.map((c) => c.skillId).sort());
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+    const events = ((await fx.w.client.workflow.getHandle(scopeIndexWorkflowId(scopeKey)).fetchHistory()).events ?? []).map((e) => String(temporal.api.enums.v1.EventType[e.eventType!]));
+    expect(events.filter((t) => t === 'EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED')).toHaveLength(MAX_INDEX_UPDATES_IN_FLIGHT);
+    expect(events.filter((t) => t === 'EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED')).toHaveLength(CHANGES - MAX_INDEX_UPDATES_IN_FLIGHT);
   });
 
   it('the index converges after a pointer moved without its signal (a lost signal), by the reconcile', async () => {
