@@ -114,7 +114,7 @@ async function perOperation(ctx: BenchContext, w: RunningWorker, store: SkillSto
     await seedSkills(store, scopeKey, skills);
     // A name (so a transcript) of its own: the worker has not cached this segment, as for a new session.
     const name = distinctSkillName(app, r);
-        let jobId = '';
+    let jobId = '';
     let skillId = '';
     add(
       'create + publish',

@@ -271,4 +271,3 @@ function batchFigures(pairs: Pair[]) {
     temporalCpuMsPerJob: { floor: floorMean((r) => r.temporalCpuMsPerJob), pipeline: pipeMedian((r) => r.temporalCpuMsPerJob), ratios: ratio((r) => r.temporalCpuMsPerJob) },
   };
 }
-

@@ -41,11 +41,10 @@ export const PAYLOAD_CONVERTER_PATH = join(ROOT, 'workers', 'payload-converter.t
  */
 export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection; close(): Promise<void> }> {
   const { config } = opts;
-  const connection = opts.connection ?? (await connectWorkerTemporal(config));
-  // Publishers wait up to 30 s for the index's update answer, a hundred at once in a busy
-  // scope: those calls get a connection of their own (same TLS, API key and payload codec),
-  // so they never hold up the worker's polls, completions and heartbeats.
-  const indexConnection = await connectWorkerTemporal(config);
+  // Publishers wait on the index's update answers (up to 30 s each): those calls get a
+  // connection of their own (same TLS, API key and payload codec), apart from the
+  // worker's polls, completions and heartbeats. Both connect at once.
+  const [connection, indexConnection] = await Promise.all([opts.connection ?? connectWorkerTemporal(config), connectWorkerTemporal(config)]);
   const traced = opts.tracing && (await import('./telemetry/tracing')).workerTracing(opts.tracing);
   const taskQueue = opts.taskQueue ?? config.temporal.taskQueue;
   const indexClient = new Client({ connection: indexConnection, namespace: config.temporal.namespace, dataConverter: evolutionDataConverter(config) });

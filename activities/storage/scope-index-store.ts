@@ -84,10 +84,7 @@ export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, li
   }
 
   /** Read-modify-write of the index by If-Match, starting from the cached copy (no GET when it is current). */
-  async function updateIndex(
-    scopeKey: string,
-    change: (content: IndexContent) => IndexContent & { changed: boolean; applied: IndexChange[] },
-  ): Promise<IndexChange[]> {
+  async function updateIndex(scopeKey: string, change: (content: IndexContent) => IndexContent & { changed: boolean; applied: IndexChange[] }): Promise<IndexChange[]> {
     const key = scopeIndexKey(scopeKey);
     // undefined: unknown, read it; null: absent when last seen, so try the create-only write.
     let base = cache.get(scopeKey);

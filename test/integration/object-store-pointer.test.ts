@@ -268,7 +268,7 @@ describe('scope index snapshot of a scope without an index', () => {
 });
 
 describe('scope index activity', () => {
-  it('an attempt whose index write fails is repaired by its retry: the retry applies the same burst, and agents load the pointer\'s SKILL.md', async () => {
+  it("an attempt whose index write fails is repaired by its retry: the retry applies the same burst, and agents load the pointer's SKILL.md", async () => {
     const sk = newScopeKey();
     // The first index write fails as a crashed worker or a dropped connection would.
     const objects = createObjectStore(createS3Client(s3), s3.bucket);

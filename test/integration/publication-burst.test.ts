@@ -75,7 +75,9 @@ describe('a burst of publications into one scope', () => {
       },
       { timeout: 30_000, interval: 200 },
     );
-    const events = ((await fx.w.client.workflow.getHandle(scopeIndexWorkflowId(scopeKey)).fetchHistory()).events ?? []).map((e) => String(temporal.api.enums.v1.EventType[e.eventType!]));
+    const events = ((await fx.w.client.workflow.getHandle(scopeIndexWorkflowId(scopeKey)).fetchHistory()).events ?? []).map((e) =>
+      String(temporal.api.enums.v1.EventType[e.eventType!]),
+    );
     expect(events.filter((t) => t === 'EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED')).toHaveLength(MAX_INDEX_UPDATES_IN_FLIGHT);
     expect(events.filter((t) => t === 'EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED')).toHaveLength(CHANGES - MAX_INDEX_UPDATES_IN_FLIGHT);
   });
