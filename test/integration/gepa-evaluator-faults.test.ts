@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RawValue, type Payload } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { WorkflowFailedError } from '@temporalio/client';
@@ -101,7 +101,8 @@ describe('the time limit bounds the run (item 5)', () => {
     const report = await runExperiment(h.deps, weatherRequest(queue, weatherDataset(), { options: { timeLimitMs: 2000 } }));
     expect(report).toMatchObject({ status: 'failed', stopReason: 'time_limit', error: 'the search did not finish within its time limit of 2000 ms' });
     const batch = h.main.client.workflow.getHandle(`${report.workflowId}/eval/e-seed-validation`);
-    expect((await batch.describe()).status.name).toBe('TERMINATED');
+    // The server applies the parent-close policy after the parent has closed, asynchronously.
+    await vi.waitFor(async () => expect((await batch.describe()).status.name).toBe('TERMINATED'), { timeout: 30_000, interval: 200 });
   });
 });
 
