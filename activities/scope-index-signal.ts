@@ -1,6 +1,6 @@
 import { isGrpcServiceError, WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
-import { SCOPE_INDEX_APPLY_BATCH_UPDATE, SCOPE_INDEX_SIGNALS, SCOPE_INDEX_WORKFLOW, scopeIndexWorkflowId, type IndexChange } from '../core';
+import { SCOPE_INDEX_APPLY_UPDATE, SCOPE_INDEX_SIGNALS, SCOPE_INDEX_WORKFLOW, scopeIndexWorkflowId, type IndexChange } from '../core';
 
 /**
  * Tells a scope's index workflow that a pointer moved (starting the workflow if needed).
@@ -28,39 +28,33 @@ export function clientIndexSignaller(client: Client, taskQueue: string): SignalI
 /**
  * Update-with-start calls one worker process keeps in flight per scope. The server admits a
  * bounded number of in-flight updates per workflow (10 by default, `history.maxInFlightUpdates`)
- * and refuses the rest, and an update here stays in flight until its burst is written: the
- * changes of publishers arriving meanwhile wait and go together in the next update.
+ * and refuses the rest; an update here stays in flight until its burst is written, so a busy
+ * scope's other publishers signal instead (and get their ack by signal).
  */
-export const MAX_INDEX_UPDATES_IN_FLIGHT = 2;
-/** Changes in one update at most (each is a few hundred bytes of history). */
-const MAX_CHANGES_PER_UPDATE = 100;
-
-interface Pending {
-  change: IndexChange;
-  resolve(applied: boolean): void;
-  reject(error: unknown): void;
-}
+export const MAX_INDEX_UPDATES_IN_FLIGHT = 4;
 
 /**
- * Update-with-start through `client`, as a group commit per scope: the first changes go at
- * once, those that arrive while MAX_INDEX_UPDATES_IN_FLIGHT updates are in flight go
- * together in the next one. Each caller hears back once the index workflow has
- * materialized its change (at most APPLY_WAIT_MS), so the publishing workflow gets its
- * read-your-writes ack with the activity's result instead of a signal and a workflow task
- * of its own. When the answer is late, or the server refuses or aborts the update (too
- * many in flight across workers; the workflow continuing as new), the changes go by
- * signal-with-start and their acks come by signal.
+ * Update-with-start through `client`: answers once the index workflow has materialized the
+ * change (at most APPLY_WAIT_MS), so the publishing workflow gets its read-your-writes ack
+ * with the activity's result instead of a signal and a workflow task of its own. Past
+ * MAX_INDEX_UPDATES_IN_FLIGHT for the scope, or when the server refuses or aborts the
+ * update (too many in flight across workers; the workflow continuing as new), the change
+ * goes by signal-with-start and the ack comes by signal.
  */
 export function clientIndexUpdater(client: Client, taskQueue: string): SignalIndex {
   const signal = clientIndexSignaller(client, taskQueue);
-  const scopes = new Map<string, { queued: Pending[]; inFlight: number }>();
-
-  async function send(scopeKey: string, batch: Pending[]): Promise<void> {
-    let applied = false;
+  const inFlight = new Map<string, number>();
+  return async (scopeKey, change) => {
+    const busy = inFlight.get(scopeKey) ?? 0;
+    if (busy >= MAX_INDEX_UPDATES_IN_FLIGHT) {
+      await signal(scopeKey, change);
+      return false;
+    }
+    inFlight.set(scopeKey, busy + 1);
     let timer: NodeJS.Timeout | undefined;
     try {
-      const answer = client.workflow.executeUpdateWithStart<Workflow, boolean, [IndexChange[]]>(SCOPE_INDEX_APPLY_BATCH_UPDATE, {
-        args: [batch.map((p) => p.change)],
+      const applied = client.workflow.executeUpdateWithStart<Workflow, boolean, [IndexChange]>(SCOPE_INDEX_APPLY_UPDATE, {
+        args: [change],
         startWorkflowOperation: new WithStartWorkflowOperation(SCOPE_INDEX_WORKFLOW, {
           workflowId: scopeIndexWorkflowId(scopeKey),
           taskQueue,
@@ -68,54 +62,20 @@ export function clientIndexUpdater(client: Client, taskQueue: string): SignalInd
           workflowIdConflictPolicy: 'USE_EXISTING',
         }),
       });
-      // Not materialized in time: the changes are queued in the workflow all the same; the acks come by signal.
       const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), APPLY_WAIT_MS)));
-      applied = await Promise.race([answer, late]);
+      // Not materialized in time: the change is queued in the workflow all the same; the ack comes by signal.
+      if (await Promise.race([applied, late])) return true;
     } catch (error) {
-      if (!isRefusedUpdate(error)) {
-        for (const p of batch) p.reject(error);
-        return;
-      }
+      if (!isRefusedUpdate(error)) throw error;
     } finally {
       clearTimeout(timer);
+      const left = (inFlight.get(scopeKey) ?? 1) - 1;
+      if (left > 0) inFlight.set(scopeKey, left);
+      else inFlight.delete(scopeKey);
     }
-    if (applied) {
-      for (const p of batch) p.resolve(true);
-      return;
-    }
-    await Promise.all(
-      batch.map(async (p) => {
-        try {
-          await signal(scopeKey, p.change);
-          p.resolve(false);
-        } catch (error) {
-          p.reject(error);
-        }
-      }),
-    );
-  }
-
-  function pump(scopeKey: string): void {
-    const scope = scopes.get(scopeKey);
-    if (!scope) return;
-    while (scope.inFlight < MAX_INDEX_UPDATES_IN_FLIGHT && scope.queued.length > 0) {
-      const batch = scope.queued.splice(0, MAX_CHANGES_PER_UPDATE);
-      scope.inFlight++;
-      void send(scopeKey, batch).finally(() => {
-        scope.inFlight--;
-        if (scope.inFlight === 0 && scope.queued.length === 0) scopes.delete(scopeKey);
-        else pump(scopeKey);
-      });
-    }
-  }
-
-  return (scopeKey, change) =>
-    new Promise<boolean>((resolve, reject) => {
-      const scope = scopes.get(scopeKey) ?? { queued: [], inFlight: 0 };
-      scopes.set(scopeKey, scope);
-      scope.queued.push({ change, resolve, reject });
-      pump(scopeKey);
-    });
+    await signal(scopeKey, change);
+    return false;
+  };
 }
 
 const GRPC_RESOURCE_EXHAUSTED = 8;

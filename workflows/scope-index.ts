@@ -12,7 +12,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { newerChange, SCOPE_INDEX_APPLY_BATCH_UPDATE, SCOPE_INDEX_APPLY_UPDATE, SCOPE_INDEX_SIGNALS, type IndexApplied, type IndexChange } from '../core/publication/scope-index';
+import { newerChange, SCOPE_INDEX_APPLY_UPDATE, SCOPE_INDEX_SIGNALS, type IndexApplied, type IndexChange } from '../core/publication/scope-index';
 
 export interface ScopeIndexInput {
   scopeKey: string;
@@ -42,8 +42,6 @@ export const scopeIndexStateQuery = defineQuery<ScopeIndexState>('indexState');
  * ack, so neither workflow spends a task on an IndexApplied signal.
  */
 export const applyIndexChangeUpdate = defineUpdate<boolean, [IndexChange]>(SCOPE_INDEX_APPLY_UPDATE);
-/** Several publishers' changes in one update (a worker's group commit); answers once all are in the index. */
-export const applyIndexChangesUpdate = defineUpdate<boolean, [IndexChange[]]>(SCOPE_INDEX_APPLY_BATCH_UPDATE);
 /** Received by a publishing workflow once its change is in the index. */
 export const indexAppliedSignal = defineSignal<[IndexApplied]>(SCOPE_INDEX_SIGNALS.applied);
 
@@ -98,17 +96,15 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
     for (const c of burst) appliedSeq.set(c.skillId, Math.max(appliedSeq.get(c.skillId) ?? -1, c.seq));
   };
   let continuing = false;
-  const applyAndWait = async (batch: IndexChange[]): Promise<boolean> => {
-    for (const { ackTo: _, ...change } of batch) add(change);
-    const materialized = () => batch.every((c) => (appliedSeq.get(c.skillId) ?? -1) >= c.seq);
+  setHandler(applyIndexChangeUpdate, async ({ ackTo, ...change }) => {
+    add(change);
+    const materialized = () => (appliedSeq.get(change.skillId) ?? -1) >= change.seq;
     await condition(() => materialized() || continuing);
     const applied = materialized();
     // Continuing as new before the next burst: the next run acks by signal, like a signalled change.
-    if (!applied) for (const c of batch) if (c.ackTo) waiting.push({ workflowId: c.ackTo, skillId: c.skillId, seq: c.seq });
+    if (!applied && ackTo) waiting.push({ workflowId: ackTo, skillId: change.skillId, seq: change.seq });
     return applied;
-  };
-  setHandler(applyIndexChangeUpdate, (change) => applyAndWait([change]));
-  setHandler(applyIndexChangesUpdate, applyAndWait);
+  });
 
   const drain = () => {
     const burst = [...changes.values()];

@@ -95,12 +95,6 @@ export const SCOPE_INDEX_SIGNALS = { change: 'indexChange', reconcile: 'reconcil
  * as new first (then the change's `ackTo` gets the IndexApplied signal from the next run).
  */
 export const SCOPE_INDEX_APPLY_UPDATE = 'applyIndexChange';
-/**
- * Update: several pointer changes from one worker process, sent as one (group commit), so a
- * burst of publishers in a scope stays within the server's in-flight update limit. Answers
- * like SCOPE_INDEX_APPLY_UPDATE, once the index includes every one of them.
- */
-export const SCOPE_INDEX_APPLY_BATCH_UPDATE = 'applyIndexChanges';
 
 /** Sent back to the workflow that published a change once the index includes it (read-your-writes). */
 export interface IndexApplied {
