@@ -3,7 +3,7 @@ import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { uniqueName } from '../support/infra';
 import { reviewerCalls } from '../support/model-stats';
 import { expectPublished } from '../support/published';
-import { exampleSession } from '../support/sessions';
+import { slowReviewSession } from '../support/sessions';
 import { startWorkerProcess, useWorkerProcesses } from '../support/worker-process';
 
 // A worker process killed with SIGKILL while the reviewer call is in flight; a new
@@ -30,7 +30,7 @@ describe('worker killed with SIGKILL mid-job', () => {
     // The reviewer answers after 4 s (a slow answer still succeeds).
     const app = uniqueName('app');
     const session = { app, user: 'u1', sessionId: 's1' };
-    const events = exampleSession('weather-report').map((e, i) => (i === 0 ? { ...e, content: `${e.content as string} [[fault:slow:4000]]` } : e));
+    const events = slowReviewSession(4000);
     const started = await startLearningJob({ client: fx.client, store: fx.store, config: fx.config }, { ...session, events });
 
     await until('the reviewer call', async () => (await reviewerCalls(fx.config.llm.baseURL, session)) >= 1, 30_000);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { uniqueName } from '../support/infra';
 import { reviewerCalls } from '../support/model-stats';
-import { exampleSession } from '../support/sessions';
+import { slowReviewSession } from '../support/sessions';
 import { pollUntil, startFixtureWorker, useWorkerProcesses } from '../support/worker-process';
 
 // Issue 10 item 7: infrastructure faults do not spend the reviewer's budget of model
@@ -17,7 +17,7 @@ describe('reviewer attempts under infrastructure faults', () => {
     let worker = await startWorker();
     const session = { app: uniqueName('app'), user: 'u1', sessionId: 's1' };
     // Every reviewer answer takes 4 s, so each call is still in flight when its worker dies.
-    const events = exampleSession('weather-report').map((e, i) => (i === 0 ? { ...e, content: `${e.content as string} [[fault:slow:4000]]` } : e));
+    const events = slowReviewSession(4000);
     const started = await startLearningJob({ client: fx.client, store: fx.store, config: fx.config }, { ...session, events });
 
     for (let kill = 1; kill <= 3; kill++) {

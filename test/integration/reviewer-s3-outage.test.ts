@@ -3,7 +3,7 @@ import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { infraUp } from '../../infra';
 import { crashService, uniqueName } from '../support/infra';
 import { reviewerCalls } from '../support/model-stats';
-import { exampleSession } from '../support/sessions';
+import { slowReviewSession } from '../support/sessions';
 import { pollUntil, startFixtureWorker, useWorkerProcesses } from '../support/worker-process';
 
 // Issue 10 item 7: infrastructure faults do not spend the reviewer's budget of model
@@ -20,7 +20,7 @@ describe('reviewer attempts under infrastructure faults', () => {
     const session = { app: uniqueName('app'), user: 'u1', sessionId: 's1' };
     // Each reviewer answer takes 20 s: the first call is still in flight after the second
     // worker has started (seconds on a loaded machine) and S3 is down.
-    const events = exampleSession('weather-report').map((e, i) => (i === 0 ? { ...e, content: `${e.content as string} [[fault:slow:20000]]` } : e));
+    const events = slowReviewSession(20000);
     const started = await startLearningJob({ client: fx.client, store: fx.store, config: fx.config }, { ...session, events });
     await pollUntil('the first reviewer call', async () => (await reviewerCalls(fx.config.llm.baseURL, session)) >= 1, 120_000);
     // A second worker that never read this segment (its payload cache is empty), then S3

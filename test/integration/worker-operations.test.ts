@@ -7,7 +7,7 @@ import { createSkillStore } from '../../activities/storage';
 import type { EvolutionConfig } from '../../core';
 import { freeLocalPort } from '../../workers/telemetry/runtime';
 import { realServices, uniqueName } from '../support/infra';
-import { exampleSession } from '../support/sessions';
+import { exampleSession, slowReviewSession } from '../support/sessions';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process';
 
 /**
@@ -109,7 +109,7 @@ describe('worker process operations', () => {
 
   it('SIGTERM drains the worker: the in-flight reviewer call finishes, then the process exits 0', async () => {
     const store = createSkillStore(config.s3);
-    const events = exampleSession('weather-report').map((e, i) => (i === 0 ? { ...e, content: `${e.content as string} [[fault:slow:4000]]` } : e));
+    const events = slowReviewSession(4000);
     const started = await startLearningJob({ client: temporal.client, store, config }, { app: uniqueName('drain-app'), user: 'u1', sessionId: 's1', events });
     const job = temporal.client.workflow.getHandle(started.jobWorkflowId);
     // Wait until the (slow) model call is running on this worker.
