@@ -10,6 +10,10 @@
  *                              takes their publications in bursts)
  *               scope-per-job  every job in a scope of its own (the worst case: each
  *                              job also starts that scope's index workflow)
+ *             against two floors, each measured before and after every pipeline batch:
+ *               floor          the job's shape (S3 steps as local activities)
+ *               issue-floor    every step a task-queue activity (the job's shape when
+ *                              issue 8 set its goals)
  *             throughput ratio = pipeline / mean(floor before, floor after); latency
  *             p50/p99 from submission to the job's close time (server clock); CPU per job
  *             of the worker process, the S3 server and the Temporal server
@@ -33,13 +37,17 @@ import { startLearningJob } from '../client/learning';
 import { readState } from '../infra';
 import { REPO_ROOT, stateDir } from '../infra/paths';
 import { ensureBuild } from '../scripts/build-state';
-import { FLOOR_ACTIVITY_COUNT } from './floor/workflows';
+import { FLOOR_JOB_STEPS } from './floor/workflows';
 import { distinctSkillName, sessionCreating } from '../test/support/publication';
 import { cpuMs, startProcess, type StartedProcess } from './support/processes';
 import { median, percentile, spread } from './support/stats';
 import type { BenchContext, BenchFigures } from './support/types';
 
-type Kind = 'floor' | 'pipeline';
+type Kind = 'floor' | 'issue-floor' | 'pipeline';
+type FloorKind = Exclude<Kind, 'pipeline'>;
+/** The floors: the job's shape now, and the shape issue 8 measured against (every step a task-queue activity). */
+const FLOORS: FloorKind[] = ['floor', 'issue-floor'];
+const processOf = (kind: Kind): 'floor' | 'pipeline' => (kind === 'pipeline' ? 'pipeline' : 'floor');
 type Shape = 'one-scope' | 'scope-per-job';
 // BENCH_SHAPES=one-scope or scope-per-job measures one shape only.
 const SHAPES = (process.env.BENCH_SHAPES ?? 'one-scope,scope-per-job').split(',') as Shape[];
@@ -61,7 +69,7 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   const SINGLE = num('BENCH_SINGLE', 10);
   const SUBMIT_ROUNDS = num('BENCH_SUBMIT_ROUNDS', 3);
   const profDir = process.env.BENCH_CPU_PROF;
-  const prof = (kind: Kind) => (profDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profDir, kind)}`] : []);
+  const prof = (kind: 'floor' | 'pipeline') => (profDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profDir, kind)}`] : []);
   if (!ensureBuild((l) => ctx.log(l))) throw new Error('throughput bench: needs a current build (npm run build)');
   const config = loadConfig();
   const infra = readState();
@@ -75,7 +83,7 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
 
   const pipeQueue = `bench-pipe-${runId}`;
   const floorQueue = `bench-floor-${runId}`;
-  const workers: Record<Kind, StartedProcess> = {
+  const workers: Record<'floor' | 'pipeline', StartedProcess> = {
     pipeline: await startProcess(process.execPath, [...prof('pipeline'), join(REPO_ROOT, 'bin', 'evolution.js'), 'worker'], {
       cwd: REPO_ROOT,
       env: { EVOLUTION_TASK_QUEUE: pipeQueue, EVOLUTION_HUMAN_GATE: 'none', EVOLUTION_SHADOW_MODE: 'false' },
@@ -114,7 +122,7 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
       taskQueue: floorQueue,
       args: [{}],
       signal: 'submitSegment',
-      signalArgs: [{ segmentId: `${runId}-${i}`, jobWorkflowId }],
+      signalArgs: [{ segmentId: `${runId}-${i}`, jobWorkflowId, allRemote: kind === 'issue-floor' }],
     });
     return jobWorkflowId;
   }
@@ -133,7 +141,7 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   }
 
   async function batch(kind: Kind, n: number, shape?: Shape): Promise<BatchResult> {
-    const worker0 = cpuMs(workers[kind].pid);
+    const worker0 = cpuMs(workers[processOf(kind)].pid);
     const s30 = cpuMs(s3Pid);
     const temporal0 = cpuMs(temporalPid);
     const t0 = Date.now();
@@ -144,7 +152,7 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
       kind,
       jobsPerSecond: n / ((end - t0) / 1000),
       latenciesMs: closed.map((c) => c.closedAt - c.at),
-      workerCpuMsPerJob: (cpuMs(workers[kind].pid) - worker0) / n,
+      workerCpuMsPerJob: (cpuMs(workers[processOf(kind)].pid) - worker0) / n,
       s3CpuMsPerJob: (cpuMs(s3Pid) - s30) / n,
       temporalCpuMsPerJob: (cpuMs(temporalPid) - temporal0) / n,
     };
@@ -152,30 +160,36 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
 
   try {
     ctx.log(`warm-up (5 jobs each) …`);
-    await batch('floor', 5);
-    await batch('pipeline', 5);
+    for (const kind of [...FLOORS, 'pipeline'] as const) await batch(kind, 5);
+    const floorBatches = async () => {
+      const floors = {} as Record<FloorKind, BatchResult>;
+      for (const kind of FLOORS) floors[kind] = await batch(kind, N);
+      return floors;
+    };
 
-    // Per round: floor, one scope, floor, scope per job, floor; each pipeline batch against the floors beside it.
+    // Per round: floors, one scope, floors, scope per job, floors; each pipeline batch against the floors beside it.
     const pairs = Object.fromEntries(SHAPES.map((shape) => [shape, [] as Pair[]])) as Record<Shape, Pair[]>;
     for (let p = 0; p < PAIRS; p++) {
-      let before = await batch('floor', N);
+      let before = await floorBatches();
       for (const shape of SHAPES) {
         const b = await batch('pipeline', N, shape);
-        const after = await batch('floor', N);
-        pairs[shape].push({ floor: [before, after], pipeline: b });
-        const fl = (f: (r: BatchResult) => number) => (f(before) + f(after)) / 2;
-        ctx.log(
-          `round ${p + 1}/${PAIRS}, ${shape} (N=${N}): floor ${fl((r) => r.jobsPerSecond).toFixed(2)} jobs/s, pipeline ${b.jobsPerSecond.toFixed(2)} jobs/s → ${(b.jobsPerSecond / fl((r) => r.jobsPerSecond)).toFixed(2)}x; ` +
-            `worker CPU/job ${b.workerCpuMsPerJob.toFixed(0)} vs ${fl((r) => r.workerCpuMsPerJob).toFixed(0)} ms; S3 CPU/job ${b.s3CpuMsPerJob.toFixed(0)} vs ${fl((r) => r.s3CpuMsPerJob).toFixed(0)} ms`,
-        );
+        const after = await floorBatches();
+        pairs[shape].push({ floors: FLOORS.map((kind) => [before[kind], after[kind]] as [BatchResult, BatchResult]), pipeline: b });
+        for (const kind of FLOORS) {
+          const fl = (f: (r: BatchResult) => number) => (f(before[kind]) + f(after[kind])) / 2;
+          ctx.log(
+            `round ${p + 1}/${PAIRS}, ${shape} (N=${N}) vs ${kind}: ${fl((r) => r.jobsPerSecond).toFixed(2)} jobs/s, pipeline ${b.jobsPerSecond.toFixed(2)} jobs/s → ${(b.jobsPerSecond / fl((r) => r.jobsPerSecond)).toFixed(2)}x; ` +
+              `worker CPU/job ${b.workerCpuMsPerJob.toFixed(0)} vs ${fl((r) => r.workerCpuMsPerJob).toFixed(0)} ms; S3 CPU/job ${b.s3CpuMsPerJob.toFixed(0)} vs ${fl((r) => r.s3CpuMsPerJob).toFixed(0)} ms`,
+          );
+        }
         before = after;
       }
     }
-    const batches = SHAPES.map((shape) => ({ shape, ...batchFigures(pairs[shape]) }));
+    const batches = SHAPES.flatMap((shape) => FLOORS.map((floor, i) => ({ shape, floor, ...batchFigures(pairs[shape], i) })));
     const ms = (v: number) => `${v.toFixed(0)} ms`;
 
     ctx.log(`one job at a time (${SINGLE} each, alternating) …`);
-    const single: Record<Kind, number[]> = { floor: [], pipeline: [] };
+    const single: Record<'floor' | 'pipeline', number[]> = { floor: [], pipeline: [] };
     for (let i = 0; i < SINGLE; i++) {
       for (const kind of ['floor', 'pipeline'] as const) {
         const at = Date.now();
@@ -204,7 +218,7 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
     const figures = {
       n: N,
       pairs: PAIRS,
-      activitiesPerJob: FLOOR_ACTIVITY_COUNT,
+      jobSteps: FLOOR_JOB_STEPS,
       batches,
       singleJobLatencyMs: { floor: median(single.floor), pipeline: median(single.pipeline), ratio: median(single.pipeline) / median(single.floor) },
       submitMs: {
@@ -213,7 +227,7 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
       },
     };
     for (const f of batches) {
-      ctx.log(`${f.shape} (N=${N}, ${PAIRS} A/B/A pairs):`);
+      ctx.log(`${f.shape} vs ${f.floor} (N=${N}, ${PAIRS} A/B/A pairs):`);
       ctx.log(`  throughput pipeline/floor    ${spread(f.throughputRatios)}   (${f.jobsPerSecond.pipeline.toFixed(2)} vs ${f.jobsPerSecond.floor.toFixed(2)} jobs/s)`);
       ctx.log(`  latency p50 pipeline/floor   ${spread(f.latencyP50Ms.ratios)}   (${ms(f.latencyP50Ms.pipeline)} vs ${ms(f.latencyP50Ms.floor)})`);
       ctx.log(`  latency p99 pipeline/floor   ${spread(f.latencyP99Ms.ratios)}   (${ms(f.latencyP99Ms.pipeline)} vs ${ms(f.latencyP99Ms.floor)})`);
@@ -251,12 +265,14 @@ async function terminateAll(client: Client, workflowIds: string[]): Promise<void
   }
 }
 
-type Pair = { floor: BatchResult[]; pipeline: BatchResult };
+/** A pipeline batch and, per floor (in FLOORS order), the batches of that floor before and after it. */
+type Pair = { floors: [BatchResult, BatchResult][]; pipeline: BatchResult };
 
-/** One shape's figures over its pairs: each ratio against the mean of the floors beside it; medians of the pairs. */
-function batchFigures(pairs: Pair[]) {
-  const ratio = (f: (r: BatchResult) => number) => pairs.map((p) => f(p.pipeline) / ((f(p.floor[0]!) + f(p.floor[1]!)) / 2));
-  const floorMean = (f: (r: BatchResult) => number) => median(pairs.map((p) => (f(p.floor[0]!) + f(p.floor[1]!)) / 2));
+/** One shape's figures over its pairs against floor number `floor`: each ratio against the mean of that floor's batches beside it; medians of the pairs. */
+function batchFigures(pairs: Pair[], floor: number) {
+  const mean = (p: Pair, f: (r: BatchResult) => number) => (f(p.floors[floor]![0]) + f(p.floors[floor]![1])) / 2;
+  const ratio = (f: (r: BatchResult) => number) => pairs.map((p) => f(p.pipeline) / mean(p, f));
+  const floorMean = (f: (r: BatchResult) => number) => median(pairs.map((p) => mean(p, f)));
   const pipeMedian = (f: (r: BatchResult) => number) => median(pairs.map((p) => f(p.pipeline)));
   const p50 = (r: BatchResult) => percentile(r.latenciesMs, 50);
   const p99 = (r: BatchResult) => percentile(r.latenciesMs, 99);

@@ -4,6 +4,7 @@ import { jobOutcomeKey } from '../../activities/storage';
 import type { SessionEvent } from '../../core';
 import { uniqueName } from '../support/infra';
 import { injectFault, reviewerCalls } from '../support/model-stats';
+import { activitySteps } from '../support/history';
 import { exampleSession } from '../support/sessions';
 import { startTimeSkipping, type TimeSkippingHarness } from '../support/time-skipping';
 
@@ -95,11 +96,10 @@ describe('review cursor under reviewer failure (time-skipping server)', () => {
   });
 });
 
-describe('activities per job (each one is a history round trip and a worker task)', () => {
-  async function activityTypes(jobWorkflowId: string): Promise<string[]> {
-    const history = await h.env.client.workflow.getHandle(jobWorkflowId).fetchHistory();
-    return (history.events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType!.name!] : []));
-  }
+// A task-queue activity costs the server an activity task and a workflow task; the S3 steps
+// run as local activities inside the workflow task that schedules them.
+describe('activities per job: only the model call and the publication are task-queue activities', () => {
+  const activityTypes = async (jobWorkflowId: string) => activitySteps(await h.env.client.workflow.getHandle(jobWorkflowId).fetchHistory());
 
   async function storedOutcome(scopeKey: string, jobId: string): Promise<Record<string, unknown>> {
     const fetched = await h.store.objects.getText(jobOutcomeKey(scopeKey, jobId));
@@ -110,14 +110,14 @@ describe('activities per job (each one is a history round trip and a worker task
   it('policy "no": governance comes with the review preparation, the outcome is recorded with the cursor', async () => {
     const session = newSession();
     const { started, outcome } = await submit(exampleSession('small-talk'), session);
-    expect(await activityTypes(started.jobWorkflowId)).toEqual(['prepareReview', 'advanceCursor']);
+    expect(await activityTypes(started.jobWorkflowId)).toEqual(['local:prepareReview', 'local:advanceCursor']);
     expect(await storedOutcome(started.scopeKey, outcome.jobId)).toMatchObject({ status: 'policy_skipped', cursorAdvanced: true });
   });
 
   it('reviewer skip: prepare, review, then cursor and outcome in one activity', async () => {
     const session = newSession();
     const { started, outcome } = await submit(weatherWith('[[skip]]'), session);
-    expect(await activityTypes(started.jobWorkflowId)).toEqual(['prepareReview', 'reviewSession', 'advanceCursor']);
+    expect(await activityTypes(started.jobWorkflowId)).toEqual(['local:prepareReview', 'reviewSession', 'local:advanceCursor']);
     expect(await storedOutcome(started.scopeKey, outcome.jobId)).toMatchObject({ status: 'reviewer_skipped', cursorAdvanced: true });
   });
 
@@ -125,14 +125,14 @@ describe('activities per job (each one is a history round trip and a worker task
     const session = newSession();
     const { started, outcome } = await submit(exampleSession('weather-report'), session);
     expect(outcome).toMatchObject({ status: 'reviewed', cursorAdvanced: true, revisions: [{ action: 'create', status: 'pending_approval' }] });
-    expect(await activityTypes(started.jobWorkflowId)).toEqual(['prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'recordRevision', 'recordJobOutcome']);
+    expect(await activityTypes(started.jobWorkflowId)).toEqual(['local:prepareReview', 'reviewSession', 'local:advanceCursorAndPlan', 'local:recordRevision', 'local:recordJobOutcome']);
     expect(await h.store.readCursor(started.scopeKey, session.sessionId)).toMatchObject({ lastEventCount: 12 });
   });
 
   it('reviewer failure: three model answers, the failure counted for quarantine, the cursor stays, the outcome is still recorded', async () => {
     const session = newSession();
     const { started, outcome } = await submit(weatherWith('[[fault:malformed]]'), session);
-    expect(await activityTypes(started.jobWorkflowId)).toEqual(['prepareReview', 'reviewSession', 'reviewSession', 'reviewSession', 'recordReviewFailure', 'recordJobOutcome']);
+    expect(await activityTypes(started.jobWorkflowId)).toEqual(['local:prepareReview', 'reviewSession', 'reviewSession', 'reviewSession', 'local:recordReviewFailure', 'local:recordJobOutcome']);
     expect(await storedOutcome(started.scopeKey, outcome.jobId)).toMatchObject({ status: 'reviewer_failed', cursorAdvanced: false });
     expect(await h.store.readCursor(started.scopeKey, session.sessionId)).toBeUndefined();
   });
