@@ -31,12 +31,20 @@ export interface PublishInput {
   auditAction: Extract<AuditAction, 'promote' | 'approve' | 'auto_expire'>;
   /** GEPA submissions: the active revision must still be this one, else stale-parent rejection. */
   requireParentId?: string;
+  /**
+   * false: the calling workflow does not wait for the scope's index (no IndexApplied ack is
+   * asked for; a learning job leaves read-your-writes to whoever waits for it). Default true.
+   */
+  awaitIndex?: boolean;
 }
 
 export interface PublishResult {
   status: RevisionStatus;
   outcome: 'published' | 'stale_parent';
-  /** The pointer seq announced to the scope's index workflow (its IndexApplied ack carries it). */
+  /**
+   * The pointer seq announced to the scope's index workflow, when the caller is to wait for
+   * it (its IndexApplied ack carries it) or did not ask to wait (`awaitIndex: false`).
+   */
   indexSeq?: number;
 }
 
@@ -141,13 +149,18 @@ export function publisherActivities({ store, signalIndex }: { store: SkillStore;
   }
 
   /**
-   * Tells the index workflow about `pointer` (or what the pointer is now). Returns the seq
-   * the calling workflow is to wait for (its IndexApplied ack), or undefined when there is
-   * nothing to wait for: no pointer, or the index already includes the change.
+   * Tells the index workflow about `pointer` (or what the pointer is now). With `ack`, returns
+   * the seq the calling workflow is to wait for (its IndexApplied ack), or undefined when
+   * there is nothing to wait for: no pointer, or the index already includes the change.
+   * Without, the change is only signalled and its seq returned.
    */
-  async function announce(scopeKey: string, skillId: string, pointer?: ActivePointer): Promise<number | undefined> {
+  async function announce(scopeKey: string, skillId: string, pointer: ActivePointer | undefined, ack = true): Promise<number | undefined> {
     const now = pointer ?? (await store.readActive(scopeKey, skillId))?.pointer;
     if (!now) return undefined;
+    if (!ack) {
+      await signalIndex(scopeKey, indexChangeFor(now));
+      return now.seq;
+    }
     const applied = await signalIndex(scopeKey, { ...indexChangeFor(now), ackTo: Context.current().info.workflowExecution?.workflowId });
     return applied === true ? undefined : now.seq;
   }
@@ -198,7 +211,7 @@ export function publisherActivities({ store, signalIndex }: { store: SkillStore;
         // Applied now or by an earlier attempt: finish what that attempt may not have (all idempotent).
         await recordDecision();
         if (rev.shadowBypassed) await audit(rev, input.opId, 'shadow_bypass', input.at, input.actor, 'published in shadow mode despite gate verdicts', 'active');
-        const indexSeq = await announce(rev.scopeKey, rev.skillId, result.kind === 'applied' ? result.pointer : undefined);
+        const indexSeq = await announce(rev.scopeKey, rev.skillId, result.kind === 'applied' ? result.pointer : undefined, input.awaitIndex ?? true);
         return { status: result.kind === 'superseded' ? 'archived' : 'active', outcome: 'published', indexSeq };
       }),
     );

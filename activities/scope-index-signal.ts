@@ -46,7 +46,8 @@ export function clientIndexUpdater(client: Client, taskQueue: string): SignalInd
   const inFlight = new Map<string, number>();
   return async (scopeKey, change) => {
     const busy = inFlight.get(scopeKey) ?? 0;
-    if (busy >= MAX_INDEX_UPDATES_IN_FLIGHT) {
+    // Nobody waits for a change without `ackTo`: a signal is all it needs.
+    if (!change.ackTo || busy >= MAX_INDEX_UPDATES_IN_FLIGHT) {
       await signal(scopeKey, change);
       return false;
     }

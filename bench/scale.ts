@@ -121,7 +121,7 @@ async function perOperation(ctx: BenchContext, w: RunningWorker, store: SkillSto
       await measure(proxy, async () => {
         const started = await startLearningJob(deps, { app, user: 'u', sessionId: 's1', events: session('weather-report', name) });
         jobId = started.jobWorkflowId;
-        const out = await waitForLearningJob(w.client, jobId, { timeoutMs: 120_000 });
+        const out = await waitForLearningJob({ client: w.client, store }, jobId, { timeoutMs: 120_000 });
         if (out.revisions[0]?.action !== 'create' || out.revisions[0]?.status !== 'active') throw new Error(`create did not publish: ${JSON.stringify(out)}`);
         skillId = out.revisions[0].skillId;
       }),
@@ -131,7 +131,7 @@ async function perOperation(ctx: BenchContext, w: RunningWorker, store: SkillSto
       'update + publish',
       await measure(proxy, async () => {
         const started = await startLearningJob(deps, { app, user: 'u', sessionId: 's1', events: session('weather-report-followup', name) });
-        const out = await waitForLearningJob(w.client, started.jobWorkflowId, { timeoutMs: 120_000 });
+        const out = await waitForLearningJob({ client: w.client, store }, started.jobWorkflowId, { timeoutMs: 120_000 });
         if (out.revisions[0]?.action !== 'update' || out.revisions[0]?.status !== 'active') throw new Error(`update did not publish: ${JSON.stringify(out)}`);
       }),
     );
@@ -139,7 +139,7 @@ async function perOperation(ctx: BenchContext, w: RunningWorker, store: SkillSto
       'policy skip',
       await measure(proxy, async () => {
         const started = await startLearningJob(deps, { app, user: 'u', sessionId: 's2', events: session('small-talk') });
-        const out = await waitForLearningJob(w.client, started.jobWorkflowId, { timeoutMs: 120_000 });
+        const out = await waitForLearningJob({ client: w.client, store }, started.jobWorkflowId, { timeoutMs: 120_000 });
         if (out.status !== 'policy_skipped') throw new Error(`expected a policy skip: ${out.status}`);
       }),
     );
@@ -182,7 +182,7 @@ async function concurrentJobs(w: RunningWorker, store: SkillStore, n: number, on
   const latencies: number[] = [];
   const outcomes = await Promise.all(
     jobs.map(async (j) => {
-      const out = await waitForLearningJob(w.client, j.jobWorkflowId, { timeoutMs: 15 * 60_000 });
+      const out = await waitForLearningJob({ client: w.client, store }, j.jobWorkflowId, { timeoutMs: 15 * 60_000 });
       latencies.push(performance.now() - started);
       return out;
     }),

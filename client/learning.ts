@@ -1,7 +1,16 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { LearningJobRequestSchema, redactOutcome, SessionEventsSchema, scopeKey as scopeKeyOf, type EvolutionConfig, type LearningJobRequest, type Segment } from '../core';
+import {
+  indexIncludes,
+  LearningJobRequestSchema,
+  redactOutcome,
+  SessionEventsSchema,
+  scopeKey as scopeKeyOf,
+  type EvolutionConfig,
+  type LearningJobRequest,
+  type Segment,
+} from '../core';
 import { learningJobWorkflowId, segmentIdFor, sessionWorkflowId, type JobOutcome } from '../core/governance';
-import type { SkillStore } from '../activities/storage';
+import type { ScopeIndex, SkillStore } from '../activities/storage';
 import { submitSegmentSignal, sessionWorkflow } from '../workflows';
 import { InputError, parseInput } from './errors';
 import { storeSessionEvents } from './payloads';
@@ -59,15 +68,42 @@ async function countEvents(store: SkillStore, ref: { sha256: string; bytes: numb
   return parseInput(SessionEventsSchema, json, `session events in payload ${ref.sha256}`).length;
 }
 
-/** Waits for a learning job's outcome (the job may not have started yet: its session runs segments in order). */
-export async function waitForLearningJob(client: Client, jobWorkflowId: string, opts: { timeoutMs?: number } = {}): Promise<JobOutcome> {
+/** How long waitForLearningJob waits for the scope's index after the job (one burst of the index workflow, normally). */
+const INDEX_WAIT_MS = 30_000;
+const INDEX_POLL_MS = 100;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Waits for a learning job's outcome (the job may not have started yet: its session runs
+ * segments in order), then until the scope's index includes what the job published, so an
+ * agent's next refresh sees it (read-your-writes). The index normally follows within one
+ * burst; after 30 s the outcome is returned all the same (the index still follows).
+ */
+export async function waitForLearningJob(deps: { client: Client; store: SkillStore }, jobWorkflowId: string, opts: { timeoutMs?: number } = {}): Promise<JobOutcome> {
   const deadline = Date.now() + (opts.timeoutMs ?? 10 * 60_000);
   for (;;) {
     try {
-      return (await client.workflow.getHandle(jobWorkflowId).result()) as JobOutcome;
+      const outcome = (await deps.client.workflow.getHandle(jobWorkflowId).result()) as JobOutcome;
+      await untilIndexed(deps.store, outcome, Date.now() + INDEX_WAIT_MS);
+      return outcome;
     } catch (e) {
       if (!(e instanceof WorkflowNotFoundError) || Date.now() > deadline) throw e;
-      await new Promise((r) => setTimeout(r, 250));
+      await sleep(250);
     }
+  }
+}
+
+/** Polls the scope's index (conditional GETs) until it includes every publication of `outcome`, or until `deadline`. */
+async function untilIndexed(store: SkillStore, outcome: JobOutcome, deadline: number): Promise<void> {
+  const published = outcome.revisions.filter((r) => r.indexSeq !== undefined);
+  if (!published.length) return;
+  let seen: { index: ScopeIndex; etag: string } | undefined;
+  for (;;) {
+    const read = await store.readScopeIndex(outcome.scopeKey, seen?.etag);
+    if (read && !read.notModified) seen = read;
+    if (seen && published.every((r) => indexIncludes(seen!.index, r.skillId, r.indexSeq!))) return;
+    if (Date.now() >= deadline) return;
+    await sleep(INDEX_POLL_MS);
   }
 }

@@ -53,7 +53,7 @@ async function main() {
     step(1, `A finished session: a multi-city weather report with a timeout and a retry (app "${app}")`);
     const first = await startLearningJob(deps, { app, user: 'ana', sessionId: 'weather-1', events: session('weather-report') });
     console.log(`   accepted by Temporal: ${first.jobWorkflowId}`);
-    const out1 = await waitForLearningJob(worker.client, first.jobWorkflowId);
+    const out1 = await waitForLearningJob(worker, first.jobWorkflowId);
     const held = out1.revisions[0]!;
     console.log(`   job ${out1.status}: ${out1.reason}`);
     console.log(`   revision ${held.revisionId} (${held.action} "${held.name}") → ${held.status}: ${held.reasons.join('; ')}`);
@@ -73,14 +73,14 @@ async function main() {
 
     step(3, 'A later session: the user corrects the agent; the reviewer proposes an update');
     const second = await startLearningJob(deps, { app, user: 'ana', sessionId: 'weather-1', events: session('weather-report-followup') });
-    const out2 = await waitForLearningJob(worker.client, second.jobWorkflowId);
+    const out2 = await waitForLearningJob(worker, second.jobWorkflowId);
     for (const r of out2.revisions) console.log(`   revision ${r.revisionId} (${r.action} "${r.name}") → ${r.status} (updates pass the create_only human gate)`);
     await repo.refresh();
     console.log(indent((await repo.load(held.name)).markdown.trim(), '   │ '));
 
     step(4, 'A bad candidate: a "cleanup" session that ran `rm -rf /` (and leaked a key, redacted before the reviewer saw it)');
     const third = await startLearningJob(deps, { app, user: 'bo', sessionId: 'cleanup-1', events: session('dangerous-cleanup') });
-    const out3 = await waitForLearningJob(worker.client, third.jobWorkflowId);
+    const out3 = await waitForLearningJob(worker, third.jobWorkflowId);
     for (const r of out3.revisions) {
       console.log(`   revision ${r.revisionId} ("${r.name}") → ${r.status}`);
       const rev = (await showRevision(store, r.revisionId)).revision;

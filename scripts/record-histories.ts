@@ -143,7 +143,7 @@ async function main(): Promise<void> {
     // Online learning: session → job → approval (waiting, then approved).
     const app = `replay-${stamp}`;
     const started = await startLearningJob(deps, { app, user: 'u1', sessionId: 's1', events: exampleSession('weather-report') });
-    const outcome = await waitForLearningJob(w.client, started.jobWorkflowId);
+    const outcome = await waitForLearningJob(w, started.jobWorkflowId);
     const rev = outcome.revisions[0];
     if (!rev || rev.status !== 'pending_approval') throw new Error(`expected a held revision, got ${JSON.stringify(outcome)}`);
     await save(w.client, 'learning-job', started.jobWorkflowId);

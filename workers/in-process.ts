@@ -1,5 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, Runtime, DefaultLogger, type Worker, type WorkflowBundleOption } from '@temporalio/worker';
+import { createSkillStore, type SkillStore } from '../activities/storage';
 import type { EvolutionConfig } from '../core';
 import { createMainWorker, defaultWorkflowBundle, PAYLOAD_CONVERTER_PATH, WORKFLOWS_PATH } from './worker';
 import { randomUUID } from 'node:crypto';
@@ -36,6 +37,8 @@ export function quietRuntime(): void {
 
 export interface RunningWorker {
   client: Client;
+  /** The worker's S3 store, for reads beside it (waitForLearningJob waits for the scope index through it). */
+  store: SkillStore;
   taskQueue: string;
   config: EvolutionConfig;
   worker: Worker;
@@ -58,6 +61,7 @@ export async function startMainWorker(config: EvolutionConfig, opts: { taskQueue
   const client = new Client({ connection, namespace: cfg.temporal.namespace, dataConverter: evolutionDataConverter(cfg), interceptors: clientInterceptors() });
   return {
     client,
+    store: createSkillStore(cfg.s3),
     taskQueue,
     config: cfg,
     worker,

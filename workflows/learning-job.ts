@@ -53,6 +53,10 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   const indexed = indexAcks();
   // Jobs started before this change replay with their S3 steps as (remote) activities.
   const storage = patched('local-storage-steps') ? localStorage : remoteStorage;
+  // The job ends once its publications are durable (pointers moved, index told); whoever
+  // waits for it waits for the index too (waitForLearningJob). Each wait here cost every
+  // job an ack signal from the index workflow and a workflow task.
+  const waitsForIndex = !patched('job-leaves-index-wait-to-client');
   const prepared = await storage.prepareReview({ segment });
   const { governance } = prepared;
   const cursorAdvance = { scopeKey: prepared.scopeKey, sessionId: segment.sessionId, cursor: prepared.nextCursor, cursorEtag: prepared.cursorEtag };
@@ -115,6 +119,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
     const stored = await storage.recordRevision({ revision, publishNow });
     const ref = { scopeKey: revision.scopeKey, skillId: revision.skillId, revisionId: revision.id };
     let status = revision.status;
+    let indexSeq: number | undefined;
     if (publishNow) {
       const r = await publisher.publishRevision({
         revision: ref,
@@ -124,10 +129,11 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
         reason: revision.shadowBypassed ? 'shadow mode: published despite gate verdicts' : 'all gates passed',
         at: revision.createdAt,
         auditAction: 'promote',
+        ...(waitsForIndex ? {} : { awaitIndex: false }),
       });
       status = r.status;
-      // Read-your-writes: when the job returns, agents' next refresh sees the publication.
-      await indexed.until(revision.skillId, r.indexSeq, INDEX_ACK_TIMEOUT);
+      indexSeq = r.indexSeq;
+      if (waitsForIndex) await indexed.until(revision.skillId, r.indexSeq, INDEX_ACK_TIMEOUT);
     } else if (status === 'pending_approval') {
       try {
         await startChild(approvalWorkflow, {
@@ -149,6 +155,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
       status,
       shadowBypassed: revision.shadowBypassed,
       reasons: revision.gates.flatMap((g) => g.reasons).concat(revision.human?.reasons ?? []),
+      ...(waitsForIndex || indexSeq === undefined ? {} : { indexSeq }),
     });
   }
   return finish({ ...base, status: 'reviewed', reason: decision.skip_reason || 'reviewer proposed changes', cursorAdvanced: true, revisions, dropped: plan.dropped });

@@ -27,6 +27,12 @@ export const JobOutcomeSchema = z.object({
       status: RevisionStatusSchema,
       shadowBypassed: z.boolean(),
       reasons: z.array(z.string()),
+      indexSeq: z
+        .number()
+        .int()
+        .nonnegative()
+        .optional()
+        .describe("Published by this job: the pointer seq announced to the scope's index; the index includes the publication once it holds this seq."),
     }),
   ),
   dropped: z.array(z.object({ name: z.string(), list: z.enum(['creates', 'updates', 'deletions']), reason: z.string() })),

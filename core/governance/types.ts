@@ -15,6 +15,11 @@ export interface RevisionSummary {
   status: RevisionStatus;
   shadowBypassed: boolean;
   reasons: string[];
+  /**
+   * Published by this job: the pointer seq its publication announced to the scope's index
+   * (the index includes the publication once it holds this seq for the skill).
+   */
+  indexSeq?: number;
 }
 
 export interface DroppedCandidate {

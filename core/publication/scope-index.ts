@@ -68,6 +68,15 @@ export function applyIndexChanges(index: IndexContent, changes: readonly IndexCh
   };
 }
 
+/**
+ * Whether the index already reflects pointer seq `seq` of a skill (a live entry or a
+ * tombstone at that seq or newer): what a caller waiting for read-your-writes checks.
+ */
+export function indexIncludes(index: IndexContent, skillId: string, seq: number): boolean {
+  const known = index.skills.find((e) => e.skillId === skillId)?.seq ?? index.removed.find((r) => r.skillId === skillId)?.seq ?? -1;
+  return known >= seq;
+}
+
 /** Field by field: an entry parsed from storage may carry its keys in another order. */
 function sameEntry(a: IndexEntry, b: IndexEntry): boolean {
   return a.skillId === b.skillId && a.name === b.name && a.description === b.description && a.managed === b.managed && a.revisionId === b.revisionId && a.seq === b.seq;

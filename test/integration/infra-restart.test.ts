@@ -40,7 +40,7 @@ describe('infra up after Temporal and S3 crash mid-burst', () => {
     expect(after.s3!.endpoint).toBe(before.s3!.endpoint);
     expect(after.temporal!.ports).toEqual(before.temporal!.ports);
 
-    const outcomes = await Promise.all(started.map((s) => waitForLearningJob(fx.w.client, s.jobWorkflowId, { timeoutMs: 240_000 })));
+    const outcomes = await Promise.all(started.map((s) => waitForLearningJob(fx.w, s.jobWorkflowId, { timeoutMs: 240_000 })));
     expect(outcomes.map((o) => o.jobId)).toEqual(started.map((s) => s.jobWorkflowId));
     for (const o of outcomes) expect(['reviewed', 'policy_skipped', 'reviewer_skipped'], `${o.jobId}: ${o.status} ${o.reason}`).toContain(o.status);
     expect(fx.w.worker.getState()).toBe('RUNNING');

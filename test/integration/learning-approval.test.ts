@@ -14,7 +14,7 @@ describe('session → held revision → approval → published skill', () => {
     const app = uniqueName('app');
     const deps = { client: fx.w.client, store: fx.store, config: fx.w.config };
     const started = await startLearningJob(deps, { app, user: 'u1', sessionId: 's1', events: exampleSession('weather-report') });
-    const outcome = await waitForLearningJob(fx.w.client, started.jobWorkflowId);
+    const outcome = await waitForLearningJob(fx.w, started.jobWorkflowId);
     expect(outcome.status).toBe('reviewed');
     expect(outcome.cursorAdvanced).toBe(true);
     expect(outcome.revisions).toHaveLength(1);

@@ -29,7 +29,7 @@ describe('20 concurrent approvals and rollbacks on one skill', () => {
     const deps = { client: fx.w.client, store: fx.store, config: fx.w.config };
     const learn = async (sessionId: string, events: SessionEvent[]) => {
       const started = await startLearningJob(deps, { app, user: 'u1', sessionId, events });
-      return waitForLearningJob(fx.w.client, started.jobWorkflowId, { timeoutMs: 60_000 });
+      return waitForLearningJob(fx.w, started.jobWorkflowId, { timeoutMs: 60_000 });
     };
 
     // v0: the create, approved. Then HELD updates of it, from HELD sessions in parallel.

@@ -16,7 +16,7 @@ describe('an approved delete', () => {
     const app = uniqueName('del');
     const deps = { client: fx.w.client, store: fx.store, config: fx.w.config };
     const created = await startLearningJob(deps, { app, user: 'u', sessionId: 's', events: exampleSession('weather-report') });
-    const v1 = (await waitForLearningJob(fx.w.client, created.jobWorkflowId)).revisions[0]!;
+    const v1 = (await waitForLearningJob(fx.w, created.jobWorkflowId)).revisions[0]!;
     await decideRevision(deps, v1.revisionId, { decision: 'approve', reviewer: 'alice' });
     const repo = new SkillRepository(fx.store, { mode: 'app', app });
     expect((await repo.list()).map((s) => s.name)).toEqual([SKILL]);
@@ -27,7 +27,7 @@ describe('an approved delete', () => {
       { role: 'user', content: `No, that procedure is wrong and outdated, remove it. [[delete:${SKILL}]]` },
     ];
     const deleting = await startLearningJob(deps, { app, user: 'u', sessionId: 's2', events: complaint });
-    const outcome = await waitForLearningJob(fx.w.client, deleting.jobWorkflowId);
+    const outcome = await waitForLearningJob(fx.w, deleting.jobWorkflowId);
     expect(outcome.revisions).toHaveLength(1);
     const del = outcome.revisions[0]!;
     expect(del).toMatchObject({ action: 'delete', status: 'pending_approval', skillId: v1.skillId });

@@ -39,7 +39,7 @@ async function publishThreeVersions() {
   const app = uniqueName('app');
   const deps = { client: fx.w.client, store: fx.store, config: fx.w.config };
   const session = { app, user: 'u1', sessionId: 's1' };
-  const run = async (events: SessionEvent[]) => waitForLearningJob(fx.w.client, (await startLearningJob(deps, { ...session, events })).jobWorkflowId, { timeoutMs: 60_000 });
+  const run = async (events: SessionEvent[]) => waitForLearningJob(fx.w, (await startLearningJob(deps, { ...session, events })).jobWorkflowId, { timeoutMs: 60_000 });
 
   const first = await run(exampleSession('weather-report'));
   expect(first.revisions).toMatchObject([{ action: 'create', status: 'pending_approval', name: SKILL }]);
@@ -101,7 +101,7 @@ describe('rollback', () => {
     const app = uniqueName('app');
     const deps = { client: fx.w.client, store: fx.store, config: fx.w.config };
     const started = await startLearningJob(deps, { app, user: 'u1', sessionId: 's1', events: exampleSession('weather-report') });
-    const outcome = await waitForLearningJob(fx.w.client, started.jobWorkflowId, { timeoutMs: 60_000 });
+    const outcome = await waitForLearningJob(fx.w, started.jobWorkflowId, { timeoutMs: 60_000 });
     const v1 = outcome.revisions[0]!.revisionId;
     const scope = { mode: 'app' as const, app, key: started.scopeKey };
 

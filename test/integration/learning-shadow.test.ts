@@ -36,7 +36,7 @@ afterAll(async () => {
 async function learnDangerous(w: RunningWorker) {
   const app = uniqueName('app');
   const started = await startLearningJob({ client: w.client, store, config: w.config }, { app, user: 'u1', sessionId: 's1', events: exampleSession('dangerous-cleanup') });
-  const outcome = await waitForLearningJob(w.client, started.jobWorkflowId, { timeoutMs: 60_000 });
+  const outcome = await waitForLearningJob(w, started.jobWorkflowId, { timeoutMs: 60_000 });
   expect(outcome).toMatchObject({ status: 'reviewed', cursorAdvanced: true });
   expect(outcome.revisions).toHaveLength(1);
   const summary = outcome.revisions[0]!;

@@ -16,7 +16,7 @@ async function learnAs(app: string, user: string) {
   const deps = { client: fx.w.client, store: fx.store, config: fx.w.config };
   const started = await startLearningJob(deps, { app, user, sessionId: 's1', scopeMode: 'user', events: exampleSession('weather-report') });
   expect(started.scopeKey).toBe(`users/${app}/${user}`);
-  return { started, outcome: await waitForLearningJob(fx.w.client, started.jobWorkflowId, { timeoutMs: 60_000 }) };
+  return { started, outcome: await waitForLearningJob(fx.w, started.jobWorkflowId, { timeoutMs: 60_000 }) };
 }
 
 describe("scope mode 'user'", () => {

@@ -43,7 +43,7 @@ describe('worker killed with SIGKILL mid-job', () => {
     const second = startWorkerProcess(workerEnv());
     fx.workers.push(second);
     await second.ready;
-    const outcome = await waitForLearningJob(fx.client, started.jobWorkflowId, { timeoutMs: 300_000 });
+    const outcome = await waitForLearningJob(fx, started.jobWorkflowId, { timeoutMs: 300_000 });
 
     expect(outcome).toMatchObject({ status: 'reviewed', cursorAdvanced: true });
     expect(outcome.revisions).toMatchObject([{ action: 'create', status: 'active', name: SKILL }]);

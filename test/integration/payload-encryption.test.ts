@@ -75,7 +75,7 @@ describe('encrypted payloads', () => {
       events: exampleSession('weather-report'),
       outcome: { status: 'success', score: 0.9, notes: `notes ${comment}` },
     });
-    const outcome = await waitForLearningJob(w.client, started.jobWorkflowId);
+    const outcome = await waitForLearningJob(w, started.jobWorkflowId);
     const [rev] = outcome.revisions;
     expect(rev).toMatchObject({ status: 'pending_approval', name: 'multi-city-weather-report' });
     await decideRevision(deps, rev!.revisionId, { decision: 'approve', reviewer: 'alice', comment });

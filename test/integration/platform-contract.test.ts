@@ -87,7 +87,7 @@ describe('platform contract, as another-language platform uses it', () => {
 
     // 3. The job under its documented id; its result matches the published schema.
     const jobId = `learning/${scopeKey}/${sessionId}/${segmentId}`;
-    const result = await waitForLearningJob(fx.w.client, jobId, { timeoutMs: 120_000 });
+    const result = await waitForLearningJob(fx.w, jobId, { timeoutMs: 120_000 });
     const validOutcome = validator('job-outcome');
     expect(validOutcome(result), JSON.stringify(validOutcome.errors)).toBe(true);
     expect(result).toMatchObject({ jobId, scopeKey, sessionId, status: 'reviewed' });
@@ -118,7 +118,7 @@ describe('platform contract, as another-language platform uses it', () => {
     const history = await fx.w.client.workflow.getHandle(started.sessionWorkflowId).fetchHistory();
     const input = history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!.data!;
     expect(JSON.parse(Buffer.from(input).toString('utf8'))).toEqual({ idleTimeoutMs: 90_000 });
-    await waitForLearningJob(fx.w.client, started.jobWorkflowId, { timeoutMs: 120_000 });
+    await waitForLearningJob(fx.w, started.jobWorkflowId, { timeoutMs: 120_000 });
 
     const other = await startMainWorker(config);
     try {

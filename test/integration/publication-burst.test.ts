@@ -22,7 +22,7 @@ describe('a burst of publications into one scope', () => {
     const started = await Promise.all(
       Array.from({ length: JOBS }, (_, i) => startLearningJob(deps, { app, user: `u${i}`, sessionId: `s${i}`, events: sessionCreating(distinctSkillName(app, i)) })),
     );
-    const outcomes = await Promise.all(started.map((s) => waitForLearningJob(fx.w.client, s.jobWorkflowId, { timeoutMs: 300_000 })));
+    const outcomes = await Promise.all(started.map((s) => waitForLearningJob(fx.w, s.jobWorkflowId, { timeoutMs: 300_000 })));
     const scopeKey = started[0]!.scopeKey;
     for (const [i, out] of outcomes.entries()) {
       expect(out.revisions, `job ${i}`).toMatchObject([{ action: 'create', status: 'active', skillId: distinctSkillName(app, i) }]);
@@ -30,18 +30,18 @@ describe('a burst of publications into one scope', () => {
       expect(pointer).toMatchObject({ revisionId: out.revisions[0]!.revisionId, seq: 1 });
       expect(pointer.recent).toHaveLength(1);
     }
-    // Read-your-writes: the jobs returned after their changes were materialized.
+    // Read-your-writes: waitForLearningJob returned once the index included each job's publication.
     expect(await publicationProblems(fx.store, scopeKey)).toEqual([]);
     const index = await fx.store.readScopeIndex(scopeKey);
     expect(index && !index.notModified ? index.index.skills.length : 0).toBe(JOBS);
   }, 360_000);
 
-  it("a job's read-your-writes ack comes with its publication's result: no IndexApplied signal and no timer in the job, no signal sent by the index", async () => {
+  it('a job does not wait for the index (no ack signal, no update, no timer); waitForLearningJob returns once the index includes the publication', async () => {
     const app = uniqueName('ack');
     const deps = { client: fx.w.client, store: fx.store, config: fx.w.config };
-    const started = await startLearningJob(deps, { app, user: 'u', sessionId: 's', events: sessionCreating('ack-by-update-skill') });
-    const out = await waitForLearningJob(fx.w.client, started.jobWorkflowId, { timeoutMs: 120_000 });
-    expect(out.revisions).toMatchObject([{ action: 'create', status: 'active' }]);
+    const started = await startLearningJob(deps, { app, user: 'u', sessionId: 's', events: sessionCreating('ack-by-client-skill') });
+    const out = await waitForLearningJob(fx.w, started.jobWorkflowId, { timeoutMs: 120_000 });
+    expect(out.revisions).toMatchObject([{ action: 'create', status: 'active', indexSeq: 1 }]);
     expect(await publicationProblems(fx.store, started.scopeKey)).toEqual([]);
 
     const eventTypes = async (workflowId: string) =>
@@ -50,7 +50,8 @@ describe('a burst of publications into one scope', () => {
     expect(job).toContain('EVENT_TYPE_ACTIVITY_TASK_COMPLETED');
     expect(job.filter((t) => t === 'EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED' || t === 'EVENT_TYPE_TIMER_STARTED')).toEqual([]);
     const index = await eventTypes(scopeIndexWorkflowId(started.scopeKey));
-    expect(index).toContain('EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED');
+    expect(index).toContain('EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED');
+    expect(index).not.toContain('EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED');
     expect(index).not.toContain('EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED');
   });
 
@@ -66,7 +67,8 @@ describe('a burst of publications into one scope', () => {
         return indexChangeFor((await fx.store.writeActive(scopeKey, skillId, pointer, null)).pointer);
       }),
     );
-    const acked = await Promise.all(changes.map((c) => updater(scopeKey, c)));
+    // Each change waits for its ack, as an approval's or a rollback's does (a learning job's does not).
+    const acked = await Promise.all(changes.map((c) => updater(scopeKey, { ...c, ackTo: uniqueName('publisher') })));
     expect(acked.filter((a) => a === true)).toHaveLength(MAX_INDEX_UPDATES_IN_FLIGHT);
     await vi.waitFor(
       async () => {
@@ -86,7 +88,7 @@ describe('a burst of publications into one scope', () => {
     const app = uniqueName('lost');
     const deps = { client: fx.w.client, store: fx.store, config: fx.w.config };
     const first = await startLearningJob(deps, { app, user: 'u', sessionId: 's', events: sessionCreating('lost-signal-skill') });
-    const out = await waitForLearningJob(fx.w.client, first.jobWorkflowId, { timeoutMs: 120_000 });
+    const out = await waitForLearningJob(fx.w, first.jobWorkflowId, { timeoutMs: 120_000 });
     const scopeKey = first.scopeKey;
     const skillId = out.revisions[0]!.skillId;
     const before = (await fx.store.readActive(scopeKey, skillId))!.pointer;

@@ -58,7 +58,8 @@ describe('S3 requests per change', () => {
 
     const before = proxy.snapshot();
     const started = await startLearningJob({ client: w.client, store, config: w.config }, { app, user: 'u', sessionId: 's', events: sessionCreating('request-budget-skill') });
-    const out = await waitForLearningJob(w.client, started.jobWorkflowId, { timeoutMs: 120_000 });
+    // Waiting reads the index around the proxy: the job's requests are counted, not the reader's.
+    const out = await waitForLearningJob({ client: w.client, store }, started.jobWorkflowId, { timeoutMs: 120_000 });
     const cost = proxy.diff(before);
     expect(out.revisions).toMatchObject([{ action: 'create', status: 'active' }]);
     expect(cost.byClass).toEqual({

@@ -41,7 +41,7 @@ describe('worker killed with SIGKILL during a publication burst into one scope',
     const second = startWorkerProcess(workerEnv());
     fx.workers.push(second);
     await second.ready;
-    const outcomes = await Promise.all(started.map((s) => waitForLearningJob(fx.client, s.jobWorkflowId, { timeoutMs: 300_000 })));
+    const outcomes = await Promise.all(started.map((s) => waitForLearningJob(fx, s.jobWorkflowId, { timeoutMs: 300_000 })));
 
     for (const [i, out] of outcomes.entries()) {
       expect(out.revisions, `job ${i}`).toMatchObject([{ action: 'create', status: 'active', skillId: distinctSkillName(app, i) }]);

@@ -83,7 +83,7 @@ describe('no canary secret is stored anywhere (issue 9, item 2)', () => {
         outcome: { status: 'fail', score: 0.2, notes: `deploy failed: API_TOKEN=${c.outcomeNotes}`, evaluator: `ci?access_token=${c.outcomeEvaluator}` },
       },
     );
-    const outcome = await waitForLearningJob(fx.w.client, started.jobWorkflowId, { timeoutMs: 120_000 });
+    const outcome = await waitForLearningJob(fx.w, started.jobWorkflowId, { timeoutMs: 120_000 });
     // The job really reviewed the session and wrote a revision (so reviewer output, revision and audit exist).
     expect(outcome).toMatchObject({ status: 'reviewed', cursorAdvanced: true });
     expect(outcome.revisions.length).toBeGreaterThan(0);

@@ -25,7 +25,7 @@ describe('reviewer attempts under infrastructure faults', () => {
       await worker.kill('SIGKILL');
       worker = await startWorker();
     }
-    const outcome = await waitForLearningJob(fx.client, started.jobWorkflowId, { timeoutMs: 300_000 });
+    const outcome = await waitForLearningJob(fx, started.jobWorkflowId, { timeoutMs: 300_000 });
     expect(outcome).toMatchObject({ status: 'reviewed', cursorAdvanced: true });
     expect(outcome.revisions).toMatchObject([{ action: 'create', status: 'active', name: 'multi-city-weather-report' }]);
     expect(await reviewerCalls(fx.config.llm.baseURL, session)).toBe(4);

@@ -43,7 +43,7 @@ describe('reviewer attempts under infrastructure faults', () => {
       400_000,
     );
     await infraUp({ only: ['s3'] });
-    const outcome = await waitForLearningJob(fx.client, started.jobWorkflowId, { timeoutMs: 300_000 });
+    const outcome = await waitForLearningJob(fx, started.jobWorkflowId, { timeoutMs: 300_000 });
     expect(outcome).toMatchObject({ status: 'reviewed', cursorAdvanced: true });
     expect(outcome.revisions).toMatchObject([{ action: 'create', status: 'active', name: 'multi-city-weather-report' }]);
     // The call the dead worker made, and the one that succeeded after the outage.

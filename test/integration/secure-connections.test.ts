@@ -115,7 +115,7 @@ describe('Temporal over TLS', () => {
         { client: w.client, store, config: w.config },
         { app: uniqueName('mtls'), user: 'u1', sessionId: 's1', events: exampleSession('weather-report') },
       );
-      const outcome = await waitForLearningJob(w.client, started.jobWorkflowId, { timeoutMs: 90_000 });
+      const outcome = await waitForLearningJob(w, started.jobWorkflowId, { timeoutMs: 90_000 });
       expect(outcome.revisions).toMatchObject([{ action: 'create', status: 'active', name: 'multi-city-weather-report' }]);
       const index = await store.readScopeIndex(started.scopeKey);
       expect(index && !index.notModified && index.index.skills.map((e) => e.name)).toEqual(['multi-city-weather-report']);

@@ -32,7 +32,7 @@ describe('a bad segment never wedges its session', () => {
       { app, user: 'u1', sessionId, scopeMode: 'app', events: exampleSession('weather-report') },
     );
     expect(started.sessionWorkflowId).toBe(sessionWfId);
-    const outcome = await waitForLearningJob(fx.w.client, started.jobWorkflowId, { timeoutMs: 120_000 });
+    const outcome = await waitForLearningJob(fx.w, started.jobWorkflowId, { timeoutMs: 120_000 });
     expect(outcome).toMatchObject({ status: 'reviewed', cursorAdvanced: true });
     expect(outcome.revisions.length).toBeGreaterThan(0);
 

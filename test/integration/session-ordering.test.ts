@@ -21,8 +21,8 @@ describe('session entity', () => {
     const followUp = await startLearningJob(deps, { ...request, events: exampleSession('weather-report-followup') });
     const third = await startLearningJob(deps, request); // resubmitted after its job ran (or while queued)
 
-    const first = await waitForLearningJob(fx.w.client, a.jobWorkflowId);
-    const second = await waitForLearningJob(fx.w.client, followUp.jobWorkflowId);
+    const first = await waitForLearningJob(fx.w, a.jobWorkflowId);
+    const second = await waitForLearningJob(fx.w, followUp.jobWorkflowId);
     expect(third.jobWorkflowId).toBe(a.jobWorkflowId);
     expect(first.revisions.map((r) => r.action)).toEqual(['create']);
     expect(second.revisions.map((r) => r.action)).toEqual(['update']); // ordered: it saw the first job's skill

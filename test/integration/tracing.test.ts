@@ -56,7 +56,7 @@ describe('tracing', () => {
     const app = uniqueName('trace-app');
     const store = createSkillStore(config.s3);
     const started = await startLearningJob({ client: temporal.client, store, config }, { app, user: 'u1', sessionId: 's1', events: exampleSession('weather-report') });
-    await waitForLearningJob(temporal.client, started.jobWorkflowId);
+    await waitForLearningJob({ client: temporal.client, store }, started.jobWorkflowId);
     await tracing.spanProcessor.forceFlush();
 
     const spans = exporter.getFinishedSpans();

@@ -26,7 +26,7 @@ describe('transcript bounds cover every field', () => {
       { role: 'assistant', content: 'Order 42 has shipped; the customer was notified.' },
     ];
     const started = await startLearningJob({ client: fx.w.client, store: fx.store, config: fx.config }, { app: uniqueName('bounds'), user: 'u1', sessionId: 's1', events });
-    const outcome = await waitForLearningJob(fx.w.client, started.jobWorkflowId, { timeoutMs: 120_000 });
+    const outcome = await waitForLearningJob(fx.w, started.jobWorkflowId, { timeoutMs: 120_000 });
     expect(outcome.status, outcome.reason).toBe('reviewed');
     expect(outcome.revisions.length).toBeGreaterThan(0);
   });

@@ -67,7 +67,7 @@ describe('worker process operations', () => {
     const store = createSkillStore(config.s3);
     const deps = { client: temporal.client, store, config };
     const started = await startLearningJob(deps, { app, user: 'u1', sessionId: 's1', events: exampleSession('weather-report') });
-    const outcome = await waitForLearningJob(temporal.client, started.jobWorkflowId);
+    const outcome = await waitForLearningJob({ client: temporal.client, store }, started.jobWorkflowId);
     const [rev] = outcome.revisions;
     expect(rev).toMatchObject({ status: 'pending_approval' });
     await decideRevision(deps, rev!.revisionId, { decision: 'approve', reviewer: 'alice' });

@@ -26,7 +26,7 @@ describe('write isolation', () => {
       { client: fx.w.client, store: fx.store, config: fx.w.config },
       { app, user: 'u', sessionId: 's', events: exampleSession('weather-report') },
     );
-    const outcome = await waitForLearningJob(fx.w.client, started.jobWorkflowId);
+    const outcome = await waitForLearningJob(fx.w, started.jobWorkflowId);
 
     expect(outcome.status).toBe('reviewed');
     expect(outcome.revisions).toEqual([]);

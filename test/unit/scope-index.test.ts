@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyIndexChanges, mostRelevant, newerChange, reconcileIndex, type IndexChange } from '../../core';
+import { applyIndexChanges, indexIncludes, mostRelevant, newerChange, reconcileIndex, type IndexChange } from '../../core';
 
 const live = (skillId: string, seq: number, revisionId = `${skillId}-r${seq}`): IndexChange => ({
   skillId,
@@ -47,6 +47,25 @@ describe('applyIndexChanges', () => {
   it('newerChange keeps the highest seq of a burst', () => {
     expect(newerChange(live('a', 2), live('a', 1)).seq).toBe(2);
     expect(newerChange(undefined, live('a', 1)).seq).toBe(1);
+  });
+});
+
+describe('indexIncludes (read-your-writes)', () => {
+  const index = applyIndexChanges(empty, [live('a', 2), live('b', 1), gone('b', 3)]);
+
+  it('a live entry at that seq or newer includes the change; an older one does not', () => {
+    expect(indexIncludes(index, 'a', 1)).toBe(true);
+    expect(indexIncludes(index, 'a', 2)).toBe(true);
+    expect(indexIncludes(index, 'a', 3)).toBe(false);
+  });
+
+  it('a tombstone counts: a deletion is included once the removal is recorded at its seq', () => {
+    expect(indexIncludes(index, 'b', 3)).toBe(true);
+    expect(indexIncludes(index, 'b', 4)).toBe(false);
+  });
+
+  it('a skill the index has never seen includes nothing', () => {
+    expect(indexIncludes(index, 'c', 0)).toBe(false);
   });
 });
 

@@ -26,7 +26,7 @@ function weatherWith(marker: string): SessionEvent[] {
 async function submit(events: SessionEvent[], session: { app: string; user: string; sessionId: string }) {
   const deps = { client: h.env.client, store: h.store, config: h.config };
   const started = await startLearningJob(deps, { ...session, events });
-  const outcome = await h.run(() => waitForLearningJob(h.env.client, started.jobWorkflowId, { timeoutMs: 60_000 }));
+  const outcome = await h.run(() => waitForLearningJob({ client: h.env.client, store: h.store }, started.jobWorkflowId, { timeoutMs: 60_000 }));
   return { started, outcome };
 }
 
@@ -125,14 +125,27 @@ describe('activities per job: only the model call and the publication are task-q
     const session = newSession();
     const { started, outcome } = await submit(exampleSession('weather-report'), session);
     expect(outcome).toMatchObject({ status: 'reviewed', cursorAdvanced: true, revisions: [{ action: 'create', status: 'pending_approval' }] });
-    expect(await activityTypes(started.jobWorkflowId)).toEqual(['local:prepareReview', 'reviewSession', 'local:advanceCursorAndPlan', 'local:recordRevision', 'local:recordJobOutcome']);
+    expect(await activityTypes(started.jobWorkflowId)).toEqual([
+      'local:prepareReview',
+      'reviewSession',
+      'local:advanceCursorAndPlan',
+      'local:recordRevision',
+      'local:recordJobOutcome',
+    ]);
     expect(await h.store.readCursor(started.scopeKey, session.sessionId)).toMatchObject({ lastEventCount: 12 });
   });
 
   it('reviewer failure: three model answers, the failure counted for quarantine, the cursor stays, the outcome is still recorded', async () => {
     const session = newSession();
     const { started, outcome } = await submit(weatherWith('[[fault:malformed]]'), session);
-    expect(await activityTypes(started.jobWorkflowId)).toEqual(['local:prepareReview', 'reviewSession', 'reviewSession', 'reviewSession', 'local:recordReviewFailure', 'local:recordJobOutcome']);
+    expect(await activityTypes(started.jobWorkflowId)).toEqual([
+      'local:prepareReview',
+      'reviewSession',
+      'reviewSession',
+      'reviewSession',
+      'local:recordReviewFailure',
+      'local:recordJobOutcome',
+    ]);
     expect(await storedOutcome(started.scopeKey, outcome.jobId)).toMatchObject({ status: 'reviewer_failed', cursorAdvanced: false });
     expect(await h.store.readCursor(started.scopeKey, session.sessionId)).toBeUndefined();
   });

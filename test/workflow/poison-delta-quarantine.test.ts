@@ -34,7 +34,7 @@ describe('poison deltas are quarantined', () => {
     const deps = { client: h.env.client, store: h.store, config: h.config };
     const submit = async (events: SessionEvent[]) => {
       const started = await startLearningJob(deps, { ...session, events });
-      return { started, outcome: await h.run(() => waitForLearningJob(h.env.client, started.jobWorkflowId, { timeoutMs: 60_000 })) };
+      return { started, outcome: await h.run(() => waitForLearningJob({ client: h.env.client, store: h.store }, started.jobWorkflowId, { timeoutMs: 60_000 })) };
     };
 
     for (let n = 1; n <= 3; n++) {

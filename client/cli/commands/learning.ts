@@ -58,7 +58,7 @@ export const learningCommands: Record<string, Command> = {
           ctx.out(started, `accepted: job ${started.jobWorkflowId}\n  session workflow ${started.sessionWorkflowId} (scope ${started.scopeKey})`);
           return 0;
         }
-        const outcome = await waitForLearningJob(temporal.client, started.jobWorkflowId);
+        const outcome = await waitForLearningJob({ client: temporal.client, store }, started.jobWorkflowId);
         ctx.out({ ...started, outcome }, () => formatOutcome(outcome));
         return outcome.status === 'reviewer_failed' ? 1 : 0;
       });
