@@ -11,7 +11,7 @@
  *               scope-per-job  every job in a scope of its own (the worst case: each
  *                              job also starts that scope's index workflow)
  *             against two floors, each measured before and after every pipeline batch:
- *               floor          the job's shape (S3 steps as local activities)
+ *               floor          the job's shape (its S3 steps local activities where the job's are)
  *               issue-floor    every step a task-queue activity (the job's shape when
  *                              issue 8 set its goals)
  *             throughput ratio = pipeline / mean(floor before, floor after); latency

@@ -17,12 +17,16 @@ export interface LearningJobInput {
 }
 
 const storageOptions = { startToCloseTimeout: '1 minute', retry: storageRetry } as const;
-// The job's S3 steps take milliseconds: as local activities they run inside the workflow
-// task that schedules them, so they cost the server no activity task and no workflow task
-// of their own (about half of a job's server writes). A crashed worker's step is re-run on
-// replay by the next worker, like any activity retry: every step is idempotent.
-const localStorage = proxyLocalActivities<Activities>(storageOptions);
 const remoteStorage = proxyActivities<Activities>(storageOptions);
+// Most S3 steps take milliseconds: as local activities they run inside the workflow task
+// that schedules them, costing the server no activity task and no workflow task of their
+// own. A local activity's input is not in history until that task completes, so when a
+// worker dies mid-task the step runs again with inputs computed again (workflow time
+// included). Only steps for which that is harmless are local: reads, and idempotent writes
+// whose content comes from history (recordRevision writes what the plan returned) or does
+// not depend on the time. Planning stays a task-queue activity: it stamps the revisions
+// with workflow time, and its result must be fixed before they are written.
+const localStorage = proxyLocalActivities<Activities>(storageOptions);
 
 // Publication waits on the pointer's compare-and-swap under contention: it heartbeats, so a
 // stuck or orphaned attempt is noticed in seconds and never runs beside its retry for long.
@@ -105,7 +109,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   // never by re-reviewing. Reconciled against every skill of the scope (through the index),
   // not just the reviewer's few.
   const at = new Date().toISOString();
-  const plan = await storage.advanceCursorAndPlan({
+  const plan = await remoteStorage.advanceCursorAndPlan({
     cursor: { ...cursorAdvance, at },
     plan: { decision, indexEtag: prepared.indexEtag, jobId, scope: prepared.scope, scopeKey: prepared.scopeKey, outcome: segment.outcome, governance, at },
   });

@@ -19,11 +19,11 @@ export interface FloorSegment {
 
 export const floorSegmentSignal = defineSignal<[FloorSegment]>('submitSegment');
 
-/** The steps of a reviewed job that publishes one skill, in order; the S3 steps run as local activities. */
+/** The steps of a reviewed job that publishes one skill, in order, each a local or a task-queue activity as in the job. */
 export const FLOOR_JOB_STEPS = [
   { name: 'prepareReview', local: true },
   { name: 'reviewSession', local: false },
-  { name: 'advanceCursorAndPlan', local: true },
+  { name: 'advanceCursorAndPlan', local: false },
   { name: 'recordRevision', local: true },
   { name: 'publishRevision', local: false },
   { name: 'recordJobOutcome', local: true },

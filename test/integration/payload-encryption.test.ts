@@ -11,6 +11,7 @@ import { createSkillStore } from '../../activities/storage';
 import { approvalWorkflowId } from '../../core/governance';
 import { scopeIndexWorkflowId } from '../../core/learning';
 import type { EvolutionConfig } from '../../core';
+import { sdkMarkerMetadata, withoutSdkMarkerMetadata } from '../support/history';
 import { realServices, uniqueName } from '../support/infra';
 import { exampleSession } from '../support/sessions';
 import { startMainWorker, type RunningWorker } from '../support/worker';
@@ -41,6 +42,8 @@ async function historyOf(workflowId: string): Promise<temporal.api.history.v1.IH
   const res = await w.client.workflowService.getWorkflowExecutionHistory({ namespace: config.temporal.namespace, execution: { workflowId } });
   return res.history!;
 }
+
+const SDK_METADATA_KEYS = ['id', 'deprecated', 'seq', 'attempt', 'activity_id', 'activity_type', 'complete_time', 'backoff', 'original_schedule_time'];
 
 function payloadsIn(value: unknown, out: temporal.api.common.v1.IPayload[] = []): temporal.api.common.v1.IPayload[] {
   if (value && typeof value === 'object') {
@@ -88,10 +91,14 @@ describe('encrypted payloads', () => {
       expect(bytes.includes(Buffer.from('get_weather'))).toBe(false);
       // Search attributes are indexed by the server and so never encrypted: the skill id is
       // one (documented). Everything else is ciphertext.
-      const withoutSearchAttributes = Buffer.from(temporal.api.history.v1.History.encode(withoutKey(history, 'searchAttributes')).finish());
+      // The SDK's own marker metadata (patch ids; a local activity's seq, attempt, type and
+      // times) is json/plain too, and holds nothing else; a local activity's result is ciphertext.
+      for (const meta of sdkMarkerMetadata(history)) expect(Object.keys(meta).every((k) => SDK_METADATA_KEYS.includes(k)), JSON.stringify(meta)).toBe(true);
+      const userData = withoutSdkMarkerMetadata(withoutKey(history, 'searchAttributes'));
+      const withoutSearchAttributes = Buffer.from(temporal.api.history.v1.History.encode(userData).finish());
       expect(withoutSearchAttributes.includes(Buffer.from('multi-city-weather-report'))).toBe(false);
       expect(withoutSearchAttributes.includes(Buffer.from('json/plain'))).toBe(false);
-      const payloads = payloadsIn(withoutKey(history, 'searchAttributes'));
+      const payloads = payloadsIn(userData);
       expect(payloads.length).toBeGreaterThan(0);
       for (const p of payloads) expect(Buffer.from(p.metadata!.encoding!).toString()).toBe(ENCRYPTED_ENCODING);
     }

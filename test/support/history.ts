@@ -20,3 +20,30 @@ export function activitySteps(history: History): string[] {
     return [`local:${activity_type}`];
   });
 }
+
+/** What the SDK writes into its own markers as json/plain (never user data): patch ids, and a local activity's seq, attempt, type and times. */
+const SDK_MARKER_METADATA: Record<string, string> = { core_patch: 'patch-data', [LOCAL_ACTIVITY_MARKER]: 'data' };
+
+/** The SDK's marker metadata, parsed (to check that it holds no user data). */
+export function sdkMarkerMetadata(history: History): Record<string, unknown>[] {
+  return (history.events ?? []).flatMap((e) => {
+    const marker = e.markerRecordedEventAttributes;
+    const detail = marker?.markerName ? SDK_MARKER_METADATA[marker.markerName] : undefined;
+    const data = detail ? marker!.details?.[detail]?.payloads?.[0]?.data : undefined;
+    return data ? [JSON.parse(Buffer.from(data).toString('utf8')) as Record<string, unknown>] : [];
+  });
+}
+
+/** The history without the SDK's marker metadata: every payload left is the data converter's (a local activity's result included). */
+export function withoutSdkMarkerMetadata(history: History): History {
+  return {
+    ...history,
+    events: (history.events ?? []).map((e) => {
+      const marker = e.markerRecordedEventAttributes;
+      const detail = marker?.markerName ? SDK_MARKER_METADATA[marker.markerName] : undefined;
+      if (!marker || !detail) return e;
+      const { [detail]: _, ...details } = marker.details ?? {};
+      return { ...e, markerRecordedEventAttributes: { ...marker, details } };
+    }),
+  };
+}

@@ -96,9 +96,9 @@ describe('review cursor under reviewer failure (time-skipping server)', () => {
   });
 });
 
-// A task-queue activity costs the server an activity task and a workflow task; the S3 steps
-// run as local activities inside the workflow task that schedules them.
-describe('activities per job: only the model call and the publication are task-queue activities', () => {
+// A task-queue activity costs the server an activity task and a workflow task; the other S3
+// steps run as local activities inside the workflow task that schedules them.
+describe('activities per job: the model call, the plan and the publication are task-queue activities', () => {
   const activityTypes = async (jobWorkflowId: string) => activitySteps(await h.env.client.workflow.getHandle(jobWorkflowId).fetchHistory());
 
   async function storedOutcome(scopeKey: string, jobId: string): Promise<Record<string, unknown>> {
@@ -128,7 +128,7 @@ describe('activities per job: only the model call and the publication are task-q
     expect(await activityTypes(started.jobWorkflowId)).toEqual([
       'local:prepareReview',
       'reviewSession',
-      'local:advanceCursorAndPlan',
+      'advanceCursorAndPlan',
       'local:recordRevision',
       'local:recordJobOutcome',
     ]);
