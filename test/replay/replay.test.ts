@@ -18,6 +18,7 @@ const EXPECTED = [
   'experiment-continued-as-new',
   'experiment-last-run',
   'experiment-time-limit',
+  'learning-job-before-local-steps',
   'learning-job',
   'rollback',
   'scope-index',
