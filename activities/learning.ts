@@ -17,6 +17,7 @@ import {
   type Segment,
   type SessionEvent,
   type EvolutionConfig,
+  type IndexedPublication,
   mostRelevant,
   renderTranscript,
 } from '../core';
@@ -38,6 +39,13 @@ import { reviewerMessages } from './llm/reviewer-prompt';
 import { structuredCompletion } from './llm/structured-call';
 import type OpenAI from 'openai';
 import type { SkillStore } from './storage';
+
+/**
+ * How long a review waits for the scope index to include what the session's previous job
+ * published (the index workflow's next burst, normally well under a second); after that it
+ * goes on with the index as it is.
+ */
+const PREVIOUS_JOB_INDEX_WAIT_MS = 10_000;
 
 export interface PreparedReview {
   scope: Scope;
@@ -168,7 +176,12 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
      * Delta after the cursor, the review policy's verdict, what the reviewer needs, and the
      * governance settings (one activity instead of two: each costs a history round trip).
      */
-    async prepareReview({ segment }: { segment: Segment }): Promise<PreparedReview> {
+    /**
+     * Reads the segment, the cursor and (when reviewing) the scope index. `indexedBefore`:
+     * what the session's previous job published; the index is read once it includes that
+     * (normally at once), so this review sees the skills the session just created.
+     */
+    async prepareReview({ segment, indexedBefore = [] }: { segment: Segment; indexedBefore?: IndexedPublication[] }): Promise<PreparedReview> {
       const governance = governanceSettings();
       const { minToolCalls } = governance;
       return withStoreErrors(async () => {
@@ -194,8 +207,7 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
         // Kept in the cursor object: no extra request (see activities/storage/cursor-store.ts).
         const failures = failedReviews?.fingerprint === fingerprint ? failedReviews.failures : [];
         if (isPoisonDelta(failures, config.governance.quarantineAfterFailures)) return { ...common, existingSkills: [], deltaFingerprint: fingerprint, quarantinedAfter: failures };
-        const read = await store.readScopeIndex(key);
-        const index = read && !read.notModified ? read : undefined;
+        const index = await store.readScopeIndexIncluding(key, indexedBefore, { timeoutMs: PREVIOUS_JOB_INDEX_WAIT_MS });
         const relevant = mostRelevant(existingSkillsOf(index?.index), renderTranscript(buildTranscript(delta)));
         return { ...common, existingSkills: boundExistingSkills(relevant), indexEtag: index?.etag, deltaFingerprint: fingerprint };
       });

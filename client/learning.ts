@@ -1,16 +1,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import {
-  indexIncludes,
-  LearningJobRequestSchema,
-  redactOutcome,
-  SessionEventsSchema,
-  scopeKey as scopeKeyOf,
-  type EvolutionConfig,
-  type LearningJobRequest,
-  type Segment,
-} from '../core';
-import { learningJobWorkflowId, segmentIdFor, sessionWorkflowId, type JobOutcome } from '../core/governance';
-import type { ScopeIndex, SkillStore } from '../activities/storage';
+import { LearningJobRequestSchema, redactOutcome, SessionEventsSchema, scopeKey as scopeKeyOf, type EvolutionConfig, type LearningJobRequest, type Segment } from '../core';
+import { learningJobWorkflowId, publicationsOf, segmentIdFor, sessionWorkflowId, type JobOutcome } from '../core/governance';
+import type { SkillStore } from '../activities/storage';
 import { submitSegmentSignal, sessionWorkflow } from '../workflows';
 import { InputError, parseInput } from './errors';
 import { storeSessionEvents } from './payloads';
@@ -70,7 +61,6 @@ async function countEvents(store: SkillStore, ref: { sha256: string; bytes: numb
 
 /** How long waitForLearningJob waits for the scope's index after the job (one burst of the index workflow, normally). */
 const INDEX_WAIT_MS = 30_000;
-const INDEX_POLL_MS = 100;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -85,7 +75,7 @@ export async function waitForLearningJob(deps: { client: Client; store: SkillSto
   for (;;) {
     try {
       const outcome = (await deps.client.workflow.getHandle(jobWorkflowId).result()) as JobOutcome;
-      await untilIndexed(deps.store, outcome, Date.now() + INDEX_WAIT_MS);
+      await untilIndexed(deps.store, outcome);
       return outcome;
     } catch (e) {
       if (!(e instanceof WorkflowNotFoundError) || Date.now() > deadline) throw e;
@@ -94,16 +84,8 @@ export async function waitForLearningJob(deps: { client: Client; store: SkillSto
   }
 }
 
-/** Polls the scope's index (conditional GETs) until it includes every publication of `outcome`, or until `deadline`. */
-async function untilIndexed(store: SkillStore, outcome: JobOutcome, deadline: number): Promise<void> {
-  const published = outcome.revisions.filter((r) => r.indexSeq !== undefined);
-  if (!published.length) return;
-  let seen: { index: ScopeIndex; etag: string } | undefined;
-  for (;;) {
-    const read = await store.readScopeIndex(outcome.scopeKey, seen?.etag);
-    if (read && !read.notModified) seen = read;
-    if (seen && published.every((r) => indexIncludes(seen!.index, r.skillId, r.indexSeq!))) return;
-    if (Date.now() >= deadline) return;
-    await sleep(INDEX_POLL_MS);
-  }
+/** Waits (at most INDEX_WAIT_MS) until the scope's index includes what the job published. */
+async function untilIndexed(store: SkillStore, outcome: JobOutcome): Promise<void> {
+  const published = publicationsOf(outcome);
+  if (published.length) await store.readScopeIndexIncluding(outcome.scopeKey, published, { timeoutMs: INDEX_WAIT_MS });
 }

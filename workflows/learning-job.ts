@@ -4,7 +4,7 @@ import type { Activities } from '../activities';
 import type { JobOutcome, RevisionSummary } from '../core/governance/types';
 import { approvalWorkflowId } from '../core/learning/revision-id';
 import { operationId } from '../core/publication/operations';
-import type { Segment } from '../core';
+import type { IndexedPublication, Segment } from '../core';
 import { checkLearningJobInput } from '../core/workflow-inputs';
 import { approvalWorkflow } from './approval';
 import { requireValidInput } from './input-guard';
@@ -14,6 +14,12 @@ import { indexAcks } from './scope-index';
 
 export interface LearningJobInput {
   segment: Segment;
+  /**
+   * What the session's previous job published: this job's review reads the scope index
+   * once it includes that, so it sees the skills the session just created (that job did
+   * not wait for the index).
+   */
+  indexedBefore?: IndexedPublication[];
 }
 
 const storageOptions = { startToCloseTimeout: '1 minute', retry: storageRetry } as const;
@@ -61,7 +67,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   // waits for it waits for the index too (waitForLearningJob). Each wait here cost every
   // job an ack signal from the index workflow and a workflow task.
   const waitsForIndex = !patched('job-leaves-index-wait-to-client');
-  const prepared = await storage.prepareReview({ segment });
+  const prepared = await storage.prepareReview({ segment, ...(input.indexedBefore?.length ? { indexedBefore: input.indexedBefore } : {}) });
   const { governance } = prepared;
   const cursorAdvance = { scopeKey: prepared.scopeKey, sessionId: segment.sessionId, cursor: prepared.nextCursor, cursorEtag: prepared.cursorEtag };
   // A job that ends right after advancing the cursor records its outcome in the same activity.

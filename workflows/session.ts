@@ -1,8 +1,9 @@
 import { ChildWorkflowFailure, condition, continueAsNew, defineQuery, defineSignal, executeChild, setHandler, workflowInfo, WorkflowIdReusePolicy } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { Segment } from '../core';
+import type { IndexedPublication, Segment } from '../core';
 import type { JobOutcome } from '../core/governance/types';
 import { learningJobWorkflowId } from '../core/governance/ids';
+import { publicationsOf } from '../core/governance/published';
 import { shortHash } from '../core/skills/hash';
 import { checkSegment, checkSessionInput } from '../core/workflow-inputs';
 import { requireValidInput } from './input-guard';
@@ -19,6 +20,8 @@ export interface SessionInput {
   seen?: string[];
   /** How long an idle session entity waits for the next segment before completing. */
   idleTimeoutMs?: number;
+  /** What the last job published, carried over by continue-as-new (see LearningJobInput). */
+  indexedBefore?: IndexedPublication[];
 }
 
 export interface SessionState {
@@ -41,6 +44,8 @@ export async function sessionWorkflow(input: SessionInput = {}): Promise<Session
   const queue: Segment[] = [...(input.queue ?? [])];
   const seen: string[] = [...(input.seen ?? [])];
   const state: SessionState = { queued: queue.length, processed: 0 };
+  // The next job's review waits for the index to include what the last job published.
+  let indexedBefore: IndexedPublication[] = [...(input.indexedBefore ?? [])];
 
   setHandler(submitSegmentSignal, (segment) => {
     // A malformed segment is queued too: its own job fails visibly, the session goes on.
@@ -55,14 +60,16 @@ export async function sessionWorkflow(input: SessionInput = {}): Promise<Session
     const hasWork = await condition(() => queue.length > 0, input.idleTimeoutMs ?? 10 * 60_000);
     if (!hasWork) return state;
     if (state.processed >= SEGMENTS_PER_RUN || workflowInfo().continueAsNewSuggested) {
-      await continueAsNew<typeof sessionWorkflow>({ ...input, queue, seen });
+      await continueAsNew<typeof sessionWorkflow>({ ...input, queue, seen, indexedBefore });
     }
     const segment = queue.shift()!;
     state.queued = queue.length;
     state.current = segmentIdOf(segment);
     if (state.current !== undefined) seen.push(state.current);
     if (seen.length > SEEN_LIMIT) seen.splice(0, seen.length - SEEN_LIMIT);
-    state.lastOutcome = await runJob(segment);
+    const { outcome, published } = await runJob(segment, indexedBefore);
+    state.lastOutcome = outcome;
+    indexedBefore = published;
     state.current = undefined;
     state.processed++;
   }
@@ -90,22 +97,23 @@ function jobTargetFor(segment: Segment): { workflowId: string; scopeKey: string 
   };
 }
 
-async function runJob(segment: Segment): Promise<SessionState['lastOutcome']> {
+async function runJob(segment: Segment, indexedBefore: IndexedPublication[]): Promise<{ outcome: SessionState['lastOutcome']; published: IndexedPublication[] }> {
   const { workflowId, scopeKey } = jobTargetFor(segment);
   try {
     const outcome = await executeChild(learningJobWorkflow, {
       workflowId,
-      args: [{ segment }],
+      args: [{ segment, ...(indexedBefore.length ? { indexedBefore } : {}) }],
       // The same segment submitted again after its job finished is not reviewed twice.
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       // The jobs of a scope are one visibility query: EvolutionScopeKey = '…' AND EvolutionKind = 'learning-job'.
       searchAttributes: { EvolutionKind: ['learning-job'], EvolutionScopeKey: [scopeKey] },
     });
-    return { jobId: outcome.jobId, status: outcome.status, reason: outcome.reason };
+    return { outcome: { jobId: outcome.jobId, status: outcome.status, reason: outcome.reason }, published: publicationsOf(outcome) };
   } catch (err) {
-    if (err instanceof WorkflowExecutionAlreadyStartedError) return { jobId: workflowId, status: 'duplicate', reason: 'segment was already submitted' };
+    if (err instanceof WorkflowExecutionAlreadyStartedError)
+      return { outcome: { jobId: workflowId, status: 'duplicate', reason: 'segment was already submitted' }, published: indexedBefore };
     // A failed job must not stop later segments; its cursor did not advance.
-    if (err instanceof ChildWorkflowFailure) return { jobId: workflowId, status: 'failed', reason: err.cause?.message ?? err.message };
+    if (err instanceof ChildWorkflowFailure) return { outcome: { jobId: workflowId, status: 'failed', reason: err.cause?.message ?? err.message }, published: indexedBefore };
     throw err;
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { applyIndexChanges, isLivePointer, reconcileIndex, type ActivePointer, type IndexChange, type IndexContent } from '../../core';
+import { applyIndexChanges, indexIncludes, isLivePointer, reconcileIndex, type ActivePointer, type IndexChange, type IndexContent, type IndexedPublication } from '../../core';
 import { retryOnConflict } from './cas-retry';
 import { PreconditionConflictError } from './errors';
 import { scopeIndexKey } from './keys';
@@ -72,6 +72,28 @@ export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, li
   }
 
   /**
+   * The index once it includes every publication in `publications` (read-your-writes),
+   * polling by conditional GET every `pollMs` for at most `timeoutMs`; after that, the last
+   * index read (the index still follows: the caller goes on without the wait). With no
+   * publications, one GET. Undefined when the scope has no index.
+   */
+  async function readScopeIndexIncluding(
+    scopeKey: string,
+    publications: readonly IndexedPublication[],
+    { timeoutMs, pollMs = 100 }: { timeoutMs: number; pollMs?: number },
+  ): Promise<{ index: ScopeIndex; etag: string } | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    let seen: { index: ScopeIndex; etag: string } | undefined;
+    for (;;) {
+      const read = await readScopeIndex(scopeKey, seen?.etag);
+      if (read && !read.notModified) seen = read;
+      const includes = (index: ScopeIndex) => publications.every((p) => indexIncludes(index, p.skillId, p.seq));
+      if ((seen ? includes(seen.index) : publications.length === 0) || Date.now() >= deadline) return seen;
+      await new Promise((r) => setTimeout(r, pollMs));
+    }
+  }
+
+  /**
    * The index with this ETag if this process has it (`null`: the snapshot in which the scope
    * had no index, which this process last saw absent), else the current one (one GET).
    */
@@ -129,7 +151,7 @@ export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, li
     return updateIndex(scopeKey, (content) => reconcileIndex(content, fromPointers));
   }
 
-  return { readScopeIndex, scopeIndexSnapshot, applyScopeIndexChanges, reconcileScopeIndex };
+  return { readScopeIndex, readScopeIndexIncluding, scopeIndexSnapshot, applyScopeIndexChanges, reconcileScopeIndex };
 }
 
 export type ScopeIndexStore = ReturnType<typeof scopeIndexStore>;

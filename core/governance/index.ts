@@ -7,5 +7,6 @@ export { approvalWorkflowId, sessionWorkflowId } from '../learning/revision-id';
 export { learningJobWorkflowId, segmentIdFor } from './ids';
 
 export * from './job-outcome-schema';
+export * from './published';
 export * from './quarantine';
 export * from './session-audit';

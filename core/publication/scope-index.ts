@@ -68,6 +68,12 @@ export function applyIndexChanges(index: IndexContent, changes: readonly IndexCh
   };
 }
 
+/** A publication the scope index is to include: pointer seq `seq` of skill `skillId` (or newer). */
+export interface IndexedPublication {
+  skillId: string;
+  seq: number;
+}
+
 /**
  * Whether the index already reflects pointer seq `seq` of a skill (a live entry or a
  * tombstone at that seq or newer): what a caller waiting for read-your-writes checks.

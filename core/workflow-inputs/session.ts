@@ -1,4 +1,5 @@
 import { numberField, objectField, stringArrayField, type Problems } from './fields';
+import { checkIndexedPublications } from './indexed-publications';
 import { checkSegment } from './segment';
 
 /** sessionWorkflow's input: optional, but when given an object of well-typed carry-over fields. */
@@ -13,5 +14,6 @@ export function checkSessionInput(input: unknown): Problems {
   }
   stringArrayField(problems, 'seen', o.seen, { optional: true });
   numberField(problems, 'idleTimeoutMs', o.idleTimeoutMs, { optional: true, min: 1 });
+  checkIndexedPublications(problems, 'indexedBefore', o.indexedBefore);
   return problems;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyIndexChanges, indexIncludes, mostRelevant, newerChange, reconcileIndex, type IndexChange } from '../../core';
+import { publicationsOf } from '../../core/governance';
 
 const live = (skillId: string, seq: number, revisionId = `${skillId}-r${seq}`): IndexChange => ({
   skillId,
@@ -91,5 +92,25 @@ describe('mostRelevant (bounded reviewer context)', () => {
   it('returns every skill when there are few', () => {
     const skills = [{ name: 'a', description: 'x' }];
     expect(mostRelevant(skills, 'anything', 20)).toEqual(skills);
+  });
+});
+
+describe('publicationsOf (what a job published, for read-your-writes)', () => {
+  it('lists the revisions that carry the pointer seq they announced, and nothing else', () => {
+    const summary = (skillId: string, indexSeq?: number) => ({
+      revisionId: `${skillId}-r`,
+      skillId,
+      name: skillId,
+      action: 'create' as const,
+      status: 'active' as const,
+      shadowBypassed: false,
+      reasons: [],
+      ...(indexSeq === undefined ? {} : { indexSeq }),
+    });
+    expect(publicationsOf({ revisions: [summary('a', 3), summary('held'), summary('b', 1)] })).toEqual([
+      { skillId: 'a', seq: 3 },
+      { skillId: 'b', seq: 1 },
+    ]);
+    expect(publicationsOf({ revisions: [] })).toEqual([]);
   });
 });

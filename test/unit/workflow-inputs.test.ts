@@ -34,6 +34,8 @@ describe('workflow input checks (plain functions run first by every workflow)', 
     expect(checkSessionInput(undefined)).toEqual([]);
     expect(checkSessionInput({ queue: [segment], seen: ['a'], idleTimeoutMs: 1000 })).toEqual([]);
     expect(checkLearningJobInput({ segment })).toEqual([]);
+    expect(checkLearningJobInput({ segment, indexedBefore: [{ skillId: 's', seq: 2 }] })).toEqual([]);
+    expect(checkSessionInput({ indexedBefore: [] })).toEqual([]);
     expect(checkLearningJobInput({ segment: { ...segment, scopeMode: 'user', scopeKey: 'users/app/u', outcome: { status: 'success' } } })).toEqual([]);
     expect(checkApprovalInput({ revision: { scopeKey: 'apps/a', skillId: 's', revisionId: 'r' }, timeoutMs: 0, source: 'gepa', requireParentId: 'p' })).toEqual([]);
     expect(checkRollbackInput({ scopeKey: 'apps/a', skillId: 's', reviewer: 'alice', targetRevisionId: 'r' })).toEqual([]);
@@ -68,6 +70,11 @@ describe('workflow input checks (plain functions run first by every workflow)', 
       'seed: expected an integer >= 0, got a number (NaN)',
     ]);
     expect(checkSessionInput({ queue: [null] })).toEqual(['queue[0]: expected an object, got null']);
+    expect(checkLearningJobInput({ segment, indexedBefore: {} })).toEqual(['indexedBefore: expected an array of { skillId, seq }, got an object']);
+    expect(checkSessionInput({ indexedBefore: [null, { skillId: 's', seq: -1 }] })).toEqual([
+      'indexedBefore[0]: expected an object, got null',
+      'indexedBefore[1].seq: expected an integer >= 0, got -1',
+    ]);
   });
 
   it('is zod-free: constructing schemas per workflow instance is what these checks avoid', () => {
