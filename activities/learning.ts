@@ -175,11 +175,9 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
     /**
      * Delta after the cursor, the review policy's verdict, what the reviewer needs, and the
      * governance settings (one activity instead of two: each costs a history round trip).
-     */
-    /**
-     * Reads the segment, the cursor and (when reviewing) the scope index. `indexedBefore`:
-     * what the session's previous job published; the index is read once it includes that
-     * (normally at once), so this review sees the skills the session just created.
+     * `indexedBefore`: what the session's previous job published; when reviewing, the scope
+     * index is read once it includes that (normally at once), so this review sees the skills
+     * the session just created.
      */
     async prepareReview({ segment, indexedBefore = [] }: { segment: Segment; indexedBefore?: IndexedPublication[] }): Promise<PreparedReview> {
       const governance = governanceSettings();
