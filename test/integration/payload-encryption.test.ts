@@ -93,7 +93,11 @@ describe('encrypted payloads', () => {
       // one (documented). Everything else is ciphertext.
       // The SDK's own marker metadata (patch ids; a local activity's seq, attempt, type and
       // times) is json/plain too, and holds nothing else; a local activity's result is ciphertext.
-      for (const meta of sdkMarkerMetadata(history)) expect(Object.keys(meta).every((k) => SDK_METADATA_KEYS.includes(k)), JSON.stringify(meta)).toBe(true);
+      for (const meta of sdkMarkerMetadata(history))
+        expect(
+          Object.keys(meta).every((k) => SDK_METADATA_KEYS.includes(k)),
+          JSON.stringify(meta),
+        ).toBe(true);
       const userData = withoutSdkMarkerMetadata(withoutKey(history, 'searchAttributes'));
       const withoutSearchAttributes = Buffer.from(temporal.api.history.v1.History.encode(userData).finish());
       expect(withoutSearchAttributes.includes(Buffer.from('multi-city-weather-report'))).toBe(false);

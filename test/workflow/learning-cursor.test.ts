@@ -125,13 +125,7 @@ describe('activities per job: the model call, the plan and the publication are t
     const session = newSession();
     const { started, outcome } = await submit(exampleSession('weather-report'), session);
     expect(outcome).toMatchObject({ status: 'reviewed', cursorAdvanced: true, revisions: [{ action: 'create', status: 'pending_approval' }] });
-    expect(await activityTypes(started.jobWorkflowId)).toEqual([
-      'local:prepareReview',
-      'reviewSession',
-      'advanceCursorAndPlan',
-      'local:recordRevision',
-      'local:recordJobOutcome',
-    ]);
+    expect(await activityTypes(started.jobWorkflowId)).toEqual(['local:prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'local:recordRevision', 'local:recordJobOutcome']);
     expect(await h.store.readCursor(started.scopeKey, session.sessionId)).toMatchObject({ lastEventCount: 12 });
   });
 
