@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../infra/paths';
@@ -39,5 +40,12 @@ describe('lint', () => {
     const results = await eslint.lintFiles(['.']);
     const errors = results.flatMap((r) => r.messages.filter((m) => m.severity === 2).map((m) => `${r.filePath.slice(REPO_ROOT.length + 1)}:${m.line} ${m.ruleId}: ${m.message}`));
     expect(errors).toEqual([]);
+  }, 300_000);
+
+  it('the whole tree is formatted as Prettier says (the other half of npm run lint)', () => {
+    const run = spawnSync(process.execPath, [require.resolve('prettier/bin/prettier.cjs'), '--check', '.', '--log-level', 'warn'], { cwd: REPO_ROOT, encoding: 'utf8' });
+    const unformatted = `${run.stdout}${run.stderr}`.split('\n').filter((l) => l.startsWith('[warn] ') && !l.includes('Code style issues'));
+    expect(unformatted).toEqual([]);
+    expect(run.status).toBe(0);
   }, 300_000);
 });
