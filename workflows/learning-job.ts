@@ -67,7 +67,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   // waits for it waits for the index too (waitForLearningJob). Each wait here cost every
   // job an ack signal from the index workflow and a workflow task.
   const waitsForIndex = !patched('job-leaves-index-wait-to-client');
-  const prepared = await storage.prepareReview({ segment, ...(input.indexedBefore?.length ? { indexedBefore: input.indexedBefore } : {}) });
+  const prepared = await storage.prepareReview({ segment, indexedBefore: input.indexedBefore });
   const { governance } = prepared;
   const cursorAdvance = { scopeKey: prepared.scopeKey, sessionId: segment.sessionId, cursor: prepared.nextCursor, cursorEtag: prepared.cursorEtag };
   // A job that ends right after advancing the cursor records its outcome in the same activity.
@@ -139,7 +139,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
         reason: revision.shadowBypassed ? 'shadow mode: published despite gate verdicts' : 'all gates passed',
         at: revision.createdAt,
         auditAction: 'promote',
-        ...(waitsForIndex ? {} : { awaitIndex: false }),
+        awaitIndex: waitsForIndex,
       });
       status = r.status;
       indexSeq = r.indexSeq;
