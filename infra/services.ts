@@ -3,11 +3,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { ensureBinary } from './binaries';
 import { REPO_ROOT, stateDir } from './paths';
 import { reusePortsOrFresh, startDetached, waitUntil } from './process';
 import type { ServiceName, ServiceState } from './state';
+import { createBucket, createS3Client } from '../activities/storage/s3-client';
 
 const run = promisify(execFile);
 // Our pinned SDK supports Node 20; its notice about future releases is noise here.
@@ -139,13 +139,12 @@ const s3: ServiceDefinition = {
   },
   async healthy(state) {
     const { accessKeyId, secretAccessKey, bucket } = localS3Settings();
-    const client = new S3Client({ endpoint: state.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId, secretAccessKey }, maxAttempts: 1 });
+    const client = createS3Client({ endpoint: state.endpoint, region: 'us-east-1', forcePathStyle: true, bucket, accessKeyId, secretAccessKey }, { maxAttempts: 1 });
     try {
-      await client.send(new CreateBucketCommand({ Bucket: bucket }));
+      await createBucket(client, bucket);
       return true;
-    } catch (e) {
-      const name = (e as Error).name;
-      return name === 'BucketAlreadyOwnedByYou' || name === 'BucketAlreadyExists';
+    } catch {
+      return false;
     } finally {
       client.destroy();
     }

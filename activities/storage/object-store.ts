@@ -1,7 +1,8 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { z } from 'zod';
 import { CorruptObjectError, PreconditionConflictError, type WriteCondition } from './errors';
-import { isNotFound, isNotModified, isPreconditionFailure } from './s3-errors';
+import { firstHeader, type S3Client } from './s3-client';
+import { isNotFound, isPreconditionFailure } from './s3-errors';
+import { parseListPage } from './s3-xml';
 
 /** Raw bytes, text, or any other value (stored as JSON). */
 export type StoredBody = Uint8Array | string | object;
@@ -41,11 +42,10 @@ export interface ObjectStore {
 export function createObjectStore(client: S3Client, bucket: string): ObjectStore {
   async function get(key: string, ifNoneMatch?: string): Promise<Fetched<Uint8Array> | undefined> {
     try {
-      const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, IfNoneMatch: ifNoneMatch }));
-      const bytes = out.Body ? await out.Body.transformToByteArray() : new Uint8Array();
-      return { value: bytes, etag: requireEtag(key, out.ETag) };
+      const res = await client.send({ method: 'GET', bucket, key, ...(ifNoneMatch ? { headers: { 'if-none-match': ifNoneMatch } } : {}) });
+      if (res.status === 304) return { notModified: true };
+      return { value: new Uint8Array(res.body.buffer, res.body.byteOffset, res.body.byteLength), etag: requireEtag(key, firstHeader(res.headers.etag)) };
     } catch (error) {
-      if (isNotModified(error)) return { notModified: true };
       if (isNotFound(error)) return undefined;
       throw error;
     }
@@ -53,18 +53,12 @@ export function createObjectStore(client: S3Client, bucket: string): ObjectStore
 
   async function write(key: string, body: StoredBody, condition?: WriteCondition): Promise<{ etag: string }> {
     const { bytes, contentType } = encode(key, body);
+    const headers: Record<string, string> = { 'content-type': contentType };
+    if (condition && 'ifNoneMatch' in condition) headers['if-none-match'] = '*';
+    if (condition && 'ifMatch' in condition) headers['if-match'] = condition.ifMatch;
     try {
-      const out = await client.send(
-        new PutObjectCommand({
-          Bucket: bucket,
-          Key: key,
-          Body: bytes,
-          ContentType: contentType,
-          IfNoneMatch: condition && 'ifNoneMatch' in condition ? '*' : undefined,
-          IfMatch: condition && 'ifMatch' in condition ? condition.ifMatch : undefined,
-        }),
-      );
-      return { etag: requireEtag(key, out.ETag) };
+      const res = await client.send({ method: 'PUT', bucket, key, headers, body: bytes });
+      return { etag: requireEtag(key, firstHeader(res.headers.etag)) };
     } catch (error) {
       if (condition && isPreconditionFailure(error)) throw new PreconditionConflictError(key, condition, { cause: error });
       throw error;
@@ -72,7 +66,10 @@ export function createObjectStore(client: S3Client, bucket: string): ObjectStore
   }
 
   async function listPage(prefix: string, delimiter: string | undefined, token: string | undefined) {
-    return client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, Delimiter: delimiter, ContinuationToken: token }));
+    const query: Record<string, string> = { 'list-type': '2', prefix };
+    if (delimiter) query.delimiter = delimiter;
+    if (token) query['continuation-token'] = token;
+    return parseListPage((await client.send({ method: 'GET', bucket, query })).body.toString('utf8'));
   }
 
   return {
@@ -104,8 +101,8 @@ export function createObjectStore(client: S3Client, bucket: string): ObjectStore
       let token: string | undefined;
       do {
         const page = await listPage(prefix, undefined, token);
-        for (const item of page.Contents ?? []) if (item.Key) keys.push(item.Key);
-        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+        keys.push(...page.keys);
+        token = page.nextToken;
       } while (token);
       return keys.sort(lexical);
     },
@@ -115,16 +112,16 @@ export function createObjectStore(client: S3Client, bucket: string): ObjectStore
       let token: string | undefined;
       do {
         const page = await listPage(prefix, '/', token);
-        for (const p of page.CommonPrefixes ?? []) if (p.Prefix) children.add(p.Prefix.slice(prefix.length).replace(/\/$/, ''));
-        for (const item of page.Contents ?? []) if (item.Key) children.add(item.Key.slice(prefix.length));
-        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+        for (const p of page.prefixes) children.add(p.slice(prefix.length).replace(/\/$/, ''));
+        for (const key of page.keys) children.add(key.slice(prefix.length));
+        token = page.nextToken;
       } while (token);
       return [...children].sort(lexical);
     },
 
     async exists(key) {
       try {
-        await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+        await client.send({ method: 'HEAD', bucket, key });
         return true;
       } catch (error) {
         if (isNotFound(error)) return false;
@@ -134,7 +131,7 @@ export function createObjectStore(client: S3Client, bucket: string): ObjectStore
 
     async delete(key) {
       try {
-        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+        await client.send({ method: 'DELETE', bucket, key });
       } catch (error) {
         if (!isNotFound(error)) throw error;
       }

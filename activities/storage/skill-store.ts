@@ -1,4 +1,3 @@
-import type { S3Client } from '@aws-sdk/client-s3';
 import { auditStore } from './audit-store';
 import { cursorStore } from './cursor-store';
 import { datasetStore } from './dataset-store';
@@ -7,7 +6,7 @@ import { createObjectStore, type ObjectStore } from './object-store';
 import { payloadStore } from './payload-store';
 import { pointerStore } from './pointer-store';
 import { revisionStore } from './revision-store';
-import { createS3Client, type S3Settings } from './s3-client';
+import { createS3Client, type S3Client, type S3Settings } from './s3-client';
 import { scopeIndexStore } from './scope-index-store';
 
 /** Every domain operation on the bucket; each one is idempotent under Temporal retries. */

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { createS3Client } from '../../activities/storage';
+import { createBucket, createS3Client } from '../../activities/storage';
 import type { EvolutionConfig } from '../../core';
 import { loadConfig } from '../../client/config';
 import { infraEnv, infraUp, readState, type ServiceName } from '../../infra';
@@ -24,7 +23,7 @@ export async function freshBucket(config: EvolutionConfig, prefix: string): Prom
   const bucket = uniqueName(prefix);
   const s3 = createS3Client(config.s3);
   try {
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    await createBucket(s3, bucket);
   } finally {
     s3.destroy();
   }

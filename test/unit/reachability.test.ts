@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ServiceUnavailableError } from '../../client/errors';
 import { explainUnreachable, hostPortOf, isTransientServiceError } from '../../client/reachability';
 import { parseConfig } from '../../core';
+import { S3ResponseError } from '../../activities/storage/s3-client';
 
 const config = parseConfig({ TEMPORAL_ADDRESS: 'temporal.internal:7233', S3_ENDPOINT: 'http://127.0.0.1:8333', OPENAI_BASE_URL: 'https://api.example.com/v1' });
 const netError = (code: string, address: string, port: number) => Object.assign(new Error(`connect ${code} ${address}:${port}`), { code, address, port });
@@ -27,8 +28,8 @@ describe('unreachable services', () => {
 
   it('tells transient service failures from other errors', () => {
     expect(isTransientServiceError(netError('ECONNREFUSED', '127.0.0.1', 1))).toBe(true);
-    expect(isTransientServiceError(Object.assign(new Error('x'), { $metadata: { httpStatusCode: 503 } }))).toBe(true);
-    expect(isTransientServiceError(Object.assign(new Error('x'), { $metadata: { httpStatusCode: 403 } }))).toBe(false);
+    expect(isTransientServiceError(new S3ResponseError(503, 'SlowDown', undefined, 'S3 GET b/k: HTTP 503 SlowDown'))).toBe(true);
+    expect(isTransientServiceError(new S3ResponseError(403, 'AccessDenied', undefined, 'S3 GET b/k: HTTP 403 AccessDenied'))).toBe(false);
     expect(isTransientServiceError(new TypeError('bug'))).toBe(false);
   });
 });
