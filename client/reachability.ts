@@ -63,7 +63,7 @@ export async function ensureReachable(config: EvolutionConfig, kinds: ServiceKin
 export function isTransientServiceError(error: unknown): boolean {
   for (let e = error as { code?: string; name?: string; status?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
     if (e.code && NETWORK_CODES.has(e.code)) return true;
-    if (e.name === 'TimeoutError' || e.name === 'RequestTimeout' || (typeof e.status === 'number' && e.status >= 500)) return true;
+    if (e.name === 'TimeoutError' || e.code === 'RequestTimeout' || (typeof e.status === 'number' && e.status >= 500)) return true;
   }
   return false;
 }

@@ -10,8 +10,6 @@ import type { ServiceName, ServiceState } from './state';
 import { createBucket, createS3Client } from '../activities/storage/s3-client';
 
 const run = promisify(execFile);
-// Our pinned SDK supports Node 20; its notice about future releases is noise here.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 /** Credentials and bucket of the local S3 server (the config defaults; override by env). */
 export function localS3Settings() {

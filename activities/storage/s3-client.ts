@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
 import type { EvolutionConfig } from '../../core';
 import { readCaBundle } from '../tls';
 import { parseErrorBody } from './s3-xml';
@@ -60,6 +61,9 @@ const CONNECT_TIMEOUT_MS = 5_000;
 const SOCKET_IDLE_TIMEOUT_MS = 30_000;
 const RETRY_BASE_DELAY_MS = 100;
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
+const DNS_LABEL = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
+/** S3's own "took too long to send the body" answer (HTTP 400) is transient too. */
+const RETRYABLE_CODES = new Set(['RequestTimeout', 'SlowDown']);
 const RETRYABLE_NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENOTFOUND', 'ENETUNREACH', 'EHOSTUNREACH']);
 
 export function createS3Client(s3: S3Settings, options: { maxAttempts?: number } = {}): S3Client {
@@ -70,15 +74,24 @@ export function createS3Client(s3: S3Settings, options: { maxAttempts?: number }
   const basePath = endpoint.pathname.replace(/\/+$/, '');
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
 
-  /** Path-style `/{bucket}/{key}`, or virtual-hosted `{bucket}.{host}/{key}`. */
+  // `new URL` keeps an IPv6 literal's brackets in hostname; sockets want the bare address (Host keeps them).
+  const hostname = endpoint.hostname.replace(/^\[(.*)\]$/, '$1');
+
+  /**
+   * Virtual-hosted `{bucket}.{host}/{key}`, unless path-style is forced or the bucket cannot
+   * be a host name there: an IP-literal endpoint, or a bucket that is not one DNS label
+   * (a dotted name would not match the server's wildcard certificate). Else `/{bucket}/{key}`.
+   */
   function addressOf(bucket: string, key: string | undefined): { hostname: string; host: string; path: string } {
     const encodedKey = key === undefined ? '' : key.split('/').map(uriEncode).join('/');
-    if (s3.forcePathStyle) return { hostname: endpoint.hostname, host: endpoint.host, path: `${basePath}/${bucket}${key === undefined ? '' : `/${encodedKey}`}` };
-    return { hostname: `${bucket}.${endpoint.hostname}`, host: `${bucket}.${endpoint.host}`, path: `${basePath}/${encodedKey}` };
+    if (s3.forcePathStyle || isIP(hostname) !== 0 || !DNS_LABEL.test(bucket)) {
+      return { hostname, host: endpoint.host, path: `${basePath}/${bucket}${key === undefined ? '' : `/${encodedKey}`}` };
+    }
+    return { hostname: `${bucket}.${hostname}`, host: `${bucket}.${endpoint.host}`, path: `${basePath}/${encodedKey}` };
   }
 
   function attempt(request: S3Request): Promise<S3Response> {
-    const { hostname, host, path } = addressOf(request.bucket, request.key);
+    const { hostname: connectTo, host, path } = addressOf(request.bucket, request.key);
     const query = request.query ?? {};
     const body = request.body === undefined ? undefined : typeof request.body === 'string' ? Buffer.from(request.body) : request.body;
     const headers = sign(
@@ -96,7 +109,7 @@ export function createS3Client(s3: S3Settings, options: { maxAttempts?: number }
     return new Promise<S3Response>((resolve, reject) => {
       const req = send({
         protocol: endpoint.protocol,
-        hostname,
+        hostname: connectTo,
         port: endpoint.port || undefined,
         method: request.method,
         path: search ? `${path}?${search}` : path,
@@ -163,7 +176,7 @@ function responseError(request: S3Request, res: S3Response): S3ResponseError {
 }
 
 function isRetryable(error: unknown): boolean {
-  if (error instanceof S3ResponseError) return RETRYABLE_STATUS.has(error.status);
+  if (error instanceof S3ResponseError) return RETRYABLE_STATUS.has(error.status) || RETRYABLE_CODES.has(error.code ?? '');
   return RETRYABLE_NETWORK_CODES.has((error as NodeJS.ErrnoException).code ?? '');
 }
 

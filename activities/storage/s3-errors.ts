@@ -8,6 +8,7 @@ export function isPreconditionFailure(error: unknown): boolean {
   return error.status === 412 || error.code === 'PreconditionFailed' || error.code === 'ConditionalRequestConflict';
 }
 
+/** No such object. A missing bucket is not that: it is a misconfiguration, never an empty store. */
 export function isNotFound(error: unknown): boolean {
-  return error instanceof S3ResponseError && (error.status === 404 || error.code === 'NoSuchKey');
+  return error instanceof S3ResponseError && (error.status === 404 || error.code === 'NoSuchKey') && error.code !== 'NoSuchBucket';
 }

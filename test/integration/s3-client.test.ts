@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createS3Client, S3ResponseError, type S3Settings } from '../../activities/storage';
+import { createObjectStore, createS3Client, S3ResponseError, type S3Settings } from '../../activities/storage';
 import { freeLocalPort } from '../../workers/telemetry/runtime';
 import { realServices, uniqueName } from '../support/infra';
 
@@ -14,10 +14,14 @@ beforeAll(async () => {
  * A proxy in front of the real S3 server that answers the next `failures` requests itself
  * with `status` (S3's SlowDown body for a 503) and forwards the rest unchanged.
  */
-async function faultyProxy(target: string): Promise<{ endpoint: string; failNext(n: number, status: number): void; requests(): number; close(): Promise<void> }> {
+async function faultyProxy(
+  target: string,
+  listenOn = '127.0.0.1',
+): Promise<{ endpoint: string; failNext(n: number, status: number, code?: string): void; requests(): number; close(): Promise<void> }> {
   const upstream = new URL(target);
   let failures = 0;
   let status = 503;
+  let code = 'SlowDown';
   let requests = 0;
   const server: Server = createServer((req, res) => {
     requests++;
@@ -25,7 +29,7 @@ async function faultyProxy(target: string): Promise<{ endpoint: string; failNext
       failures--;
       req.resume();
       res.writeHead(status, { 'content-type': 'application/xml' });
-      res.end(`<?xml version="1.0"?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>`);
+      res.end(`<?xml version="1.0"?><Error><Code>${code}</Code><Message>Please reduce your request rate.</Message></Error>`);
       return;
     }
     const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
@@ -34,12 +38,14 @@ async function faultyProxy(target: string): Promise<{ endpoint: string; failNext
     });
     req.pipe(forward);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, listenOn, resolve));
+  const port = (server.address() as AddressInfo).port;
   return {
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    failNext(n, s) {
+    endpoint: listenOn.includes(':') ? `http://[${listenOn}]:${port}` : `http://${listenOn}:${port}`,
+    failNext(n, s, c = 'SlowDown') {
       failures = n;
       status = s;
+      code = c;
     },
     requests: () => requests,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -99,13 +105,47 @@ describe('S3 client (signed requests against the real S3 server)', () => {
     client.destroy();
   });
 
+  it("retries S3's own 400 RequestTimeout, as a transient answer", async () => {
+    const client = createS3Client({ ...s3, endpoint: proxy.endpoint });
+    const key = `s3-client/${uniqueName('timeout')}.txt`;
+    proxy.failNext(1, 400, 'RequestTimeout');
+    const before = proxy.requests();
+    await client.send({ method: 'PUT', bucket: s3.bucket, key, body: 'ok' });
+    expect(proxy.requests() - before).toBe(2);
+    client.destroy();
+  });
+
   it('does not retry an answer no retry can change', async () => {
     const client = createS3Client({ ...s3, endpoint: proxy.endpoint });
-    proxy.failNext(1, 400);
+    proxy.failNext(1, 400, 'InvalidArgument');
     const before = proxy.requests();
     await expect(client.send({ method: 'GET', bucket: s3.bucket, key: 'x' })).rejects.toMatchObject({ status: 400 });
     expect(proxy.requests() - before).toBe(1);
     client.destroy();
+  });
+
+  it('a read from a missing bucket is an error, never an empty store', async () => {
+    const client = createS3Client(s3);
+    const objects = createObjectStore(client, uniqueName('no-such-bucket'));
+    await expect(objects.getText('k')).rejects.toMatchObject({ status: 404, code: 'NoSuchBucket' });
+    client.destroy();
+  });
+
+  it('an IPv6 endpoint, and virtual-hosted style on an IP endpoint (which falls back to path-style)', async () => {
+    const v6 = await faultyProxy(s3.endpoint, '::1');
+    try {
+      for (const settings of [
+        { ...s3, endpoint: v6.endpoint },
+        { ...s3, forcePathStyle: false },
+      ]) {
+        const objects = createObjectStore(createS3Client(settings), s3.bucket);
+        const key = `s3-client/${uniqueName('addr')}.txt`;
+        await objects.putCreateOnly(key, 'here');
+        expect(await objects.getText(key)).toMatchObject({ value: 'here' });
+      }
+    } finally {
+      await v6.close();
+    }
   });
 
   it('an endpoint nobody listens on fails with the network error, after the retries', async () => {

@@ -29,6 +29,7 @@ describe('unreachable services', () => {
   it('tells transient service failures from other errors', () => {
     expect(isTransientServiceError(netError('ECONNREFUSED', '127.0.0.1', 1))).toBe(true);
     expect(isTransientServiceError(new S3ResponseError(503, 'SlowDown', undefined, 'S3 GET b/k: HTTP 503 SlowDown'))).toBe(true);
+    expect(isTransientServiceError(new S3ResponseError(400, 'RequestTimeout', undefined, 'S3 PUT b/k: HTTP 400 RequestTimeout'))).toBe(true);
     expect(isTransientServiceError(new S3ResponseError(403, 'AccessDenied', undefined, 'S3 GET b/k: HTTP 403 AccessDenied'))).toBe(false);
     expect(isTransientServiceError(new TypeError('bug'))).toBe(false);
   });
