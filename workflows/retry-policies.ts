@@ -22,6 +22,13 @@ export const storageRetry: RetryPolicy = {
 };
 
 /**
+ * The scope index's writes (a burst, a reconcile): unbounded, since the index must follow
+ * the pointers eventually, and nothing waits on them but the index workflow itself.
+ */
+export const indexBurstRetry: RetryPolicy = { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', nonRetryableErrorTypes: ['NonRetryableStoreError'] };
+export const indexReconcileRetry: RetryPolicy = { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: ['NonRetryableStoreError'] };
+
+/**
  * A model call (reviewer, reflector): a few attempts, since each attempt is a model
  * answer (malformed, refused, timed out) and the job ends visibly after them.
  */

@@ -7,11 +7,14 @@ import {
   defineSignal,
   defineUpdate,
   getExternalWorkflowHandle,
+  patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { indexBurstRetry, indexReconcileRetry } from './retry-policies';
 import { newerChange, SCOPE_INDEX_APPLY_UPDATE, SCOPE_INDEX_SIGNALS, type IndexApplied, type IndexChange } from '../core/publication/scope-index';
 
 export interface ScopeIndexInput {
@@ -51,15 +54,20 @@ interface Waiter {
   seq: number;
 }
 
-const { applyScopeIndexChanges } = proxyActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
-  heartbeatTimeout: '20 seconds',
-  retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', nonRetryableErrorTypes: ['NonRetryableStoreError'] },
-});
+/** Bursts of runs that started before patch `local-index-bursts` (docs/versioning.md). */
+const remoteBursts = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', heartbeatTimeout: '20 seconds', retry: indexBurstRetry });
+/**
+ * A burst is one GET and one conditional PUT, and its input (the drained changes) comes
+ * from signals in history, so running it again after a crash mid-task writes the same
+ * index: it runs inside the workflow task. That saves an activity task and a workflow task
+ * per burst (for a new scope, per publication), and history holds the changes once, as
+ * signals, not again as an activity's input.
+ */
+const localBursts = proxyLocalActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: indexBurstRetry });
 const { reconcileScopeIndex } = proxyActivities<Activities>({
   startToCloseTimeout: '20 minutes',
   heartbeatTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: ['NonRetryableStoreError'] },
+  retry: indexReconcileRetry,
 });
 
 const DEFAULT_RECONCILE_EVERY_MS = 15 * 60_000;
@@ -146,6 +154,7 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
       dueAt = nextDue();
     } else if (changes.size > 0) {
       const { burst, acks } = drain();
+      const { applyScopeIndexChanges } = patched('local-index-bursts') ? localBursts : remoteBursts;
       await applyScopeIndexChanges({ scopeKey, changes: burst });
       markApplied(burst);
       await ack(acks);

@@ -7,6 +7,7 @@ import { indexChangeFor } from '../../activities/storage';
 import { nextPointer, scopeIndexWorkflowId, scopeKey as scopeKeyOf } from '../../core';
 import { reconcileIndexSignal } from '../../workflows';
 import { uniqueName } from '../support/infra';
+import { activitySteps } from '../support/history';
 import { distinctSkillName, publicationProblems, sessionCreating } from '../support/publication';
 import { useMainWorker } from '../support/worker';
 
@@ -53,6 +54,8 @@ describe('a burst of publications into one scope', () => {
     expect(index).toContain('EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED');
     expect(index).not.toContain('EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED');
     expect(index).not.toContain('EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED');
+    // The index's bursts run inside its workflow tasks: no activity task for the server.
+    expect(new Set(activitySteps(await fx.w.client.workflow.getHandle(scopeIndexWorkflowId(started.scopeKey)).fetchHistory()))).toEqual(new Set(['local:applyScopeIndexChanges']));
   });
 
   it(`a burst past the server's in-flight update limit: ${MAX_INDEX_UPDATES_IN_FLIGHT} updates per scope, the rest signal, every change lands`, async () => {

@@ -21,6 +21,7 @@ const EXPECTED = [
   'learning-job-before-local-steps',
   'learning-job',
   'rollback',
+  'scope-index-before-local-bursts',
   'scope-index',
   'session',
 ];
