@@ -47,7 +47,9 @@ describe('search state transitions', () => {
   });
 
   it('admits an accepted child that inherits the advanced cursor, and logs it', () => {
-    let { state, plan } = planIteration(seeded(), feedbackIds);
+    const planned = planIteration(seeded(), feedbackIds);
+    const { plan } = planned;
+    let { state } = planned;
     const parentRun = recordMinibatch(state, plan, evals(plan.caseIds, 0.2));
     const childRun = recordMinibatch(parentRun.state, plan, evals(plan.caseIds, 0.6));
     const childSpec = { ...seedSpec, steps: ['one', 'two'] };
