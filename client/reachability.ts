@@ -1,5 +1,6 @@
 import { Socket } from 'node:net';
 import type { EvolutionConfig } from '../core';
+import { NETWORK_ERROR_CODES } from '../activities/network-errors';
 import { ServiceUnavailableError } from './errors';
 
 /** The services a process may need, with the variable that points at each. */
@@ -11,7 +12,6 @@ const SERVICES: Record<ServiceKind, { label: string; variable: string; address(c
   model: { label: 'the model endpoint', variable: 'OPENAI_BASE_URL', address: (c) => c.llm.baseURL },
 };
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 const PROBE_TIMEOUT_MS = 2_000;
 
 function unavailable(kind: ServiceKind, config: EvolutionConfig, detail: string, cause?: unknown): ServiceUnavailableError {
@@ -62,7 +62,7 @@ export async function ensureReachable(config: EvolutionConfig, kinds: ServiceKin
 /** A transport failure or a server error: the service may well answer again later. */
 export function isTransientServiceError(error: unknown): boolean {
   for (let e = error as { code?: string; name?: string; status?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
-    if (e.code && NETWORK_CODES.has(e.code)) return true;
+    if (e.code && NETWORK_ERROR_CODES.has(e.code)) return true;
     if (e.name === 'TimeoutError' || e.code === 'RequestTimeout' || (typeof e.status === 'number' && e.status >= 500)) return true;
   }
   return false;
@@ -79,7 +79,7 @@ export function explainUnreachable(error: unknown, config: EvolutionConfig): Ser
     e = e.cause as typeof e, depth++
   ) {
     if (e instanceof ServiceUnavailableError) return e;
-    if (!e.code || !NETWORK_CODES.has(e.code)) continue;
+    if (!e.code || !NETWORK_ERROR_CODES.has(e.code)) continue;
     for (const kind of Object.keys(SERVICES) as ServiceKind[]) {
       const { host, port } = hostPortOf(SERVICES[kind].address(config));
       const sameHost = !e.address || e.address === host || (host === 'localhost' && ['127.0.0.1', '::1'].includes(e.address)) || e.hostname === host;

@@ -2,8 +2,8 @@ import type { RetryPolicy } from '@temporalio/common';
 import { INVALID_WORKFLOW_INPUT, MODEL_ANSWER_FAILURE } from '../core/failure-types';
 
 /**
- * The retry policies of every activity the workflows call: each is bounded, and an
- * unexpected programming error (a TypeError in an activity is a bug, not a fault that a
+ * The retry policies of every activity the workflows call: each is bounded (but the scope
+ * index's, below), and an unexpected programming error (a TypeError in an activity is a bug, not a fault that a
  * retry fixes) fails at once.
  */
 export const PROGRAMMING_ERRORS = ['TypeError', 'RangeError', 'ReferenceError', 'SyntaxError'] as const;
@@ -22,8 +22,9 @@ export const storageRetry: RetryPolicy = {
 };
 
 /**
- * The scope index's writes (a burst, a reconcile): unbounded, since the index must follow
- * the pointers eventually, and nothing waits on them but the index workflow itself.
+ * The scope index's writes (a burst, a reconcile): the exception to "bounded". The index
+ * must follow the pointers eventually, and the index workflow has nothing else to do; a
+ * publisher waiting for it gives up after 30 s.
  */
 export const indexBurstRetry: RetryPolicy = { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', nonRetryableErrorTypes: ['NonRetryableStoreError'] };
 export const indexReconcileRetry: RetryPolicy = { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: ['NonRetryableStoreError'] };

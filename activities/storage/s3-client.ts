@@ -2,6 +2,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } 
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { EvolutionConfig } from '../../core';
+import { NETWORK_ERROR_CODES } from '../network-errors';
 import { readCaBundle } from '../tls';
 import { parseErrorBody } from './s3-xml';
 import { canonicalQuery, createSigner, EMPTY_PAYLOAD_HASH, sha256Hex, uriEncode } from './sigv4';
@@ -64,7 +65,6 @@ const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
 const DNS_LABEL = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
 /** S3's own "took too long to send the body" answer (HTTP 400) is transient too. */
 const RETRYABLE_CODES = new Set(['RequestTimeout', 'SlowDown']);
-const RETRYABLE_NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENOTFOUND', 'ENETUNREACH', 'EHOSTUNREACH']);
 
 export function createS3Client(s3: S3Settings, options: { maxAttempts?: number } = {}): S3Client {
   const endpoint = new URL(s3.endpoint);
@@ -177,7 +177,7 @@ function responseError(request: S3Request, res: S3Response): S3ResponseError {
 
 function isRetryable(error: unknown): boolean {
   if (error instanceof S3ResponseError) return RETRYABLE_STATUS.has(error.status) || RETRYABLE_CODES.has(error.code ?? '');
-  return RETRYABLE_NETWORK_CODES.has((error as NodeJS.ErrnoException).code ?? '');
+  return NETWORK_ERROR_CODES.has((error as NodeJS.ErrnoException).code ?? '');
 }
 
 function timeoutError(message: string): NodeJS.ErrnoException {

@@ -4,7 +4,7 @@ import { ROOT, runtimeGraph } from '../support/import-graph';
 
 /**
  * `evolution help` (and the parsing of every command line) loads only the CLI's own small
- * modules: a command loads what it needs (the Temporal client, the AWS SDK, zod schemas,
+ * modules: a command loads what it needs (the Temporal client, the S3 store, zod schemas,
  * the codec, OpenTelemetry) with import() when it runs, so `help` starts in a few hundred
  * milliseconds (`npm run bench -- start-up`).
  */
