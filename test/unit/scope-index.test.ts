@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyIndexChanges, indexIncludes, mostRelevant, newerChange, reconcileIndex, type IndexChange } from '../../core';
+import { applyIndexChanges, indexIncludes, mostRelevant, newerChange, reconcileIndex, relevanceIndex, words, type IndexChange } from '../../core';
 import { publicationsOf } from '../../core/governance';
 
 const live = (skillId: string, seq: number, revisionId = `${skillId}-r${seq}`): IndexChange => ({
@@ -92,6 +92,31 @@ describe('mostRelevant (bounded reviewer context)', () => {
   it('returns every skill when there are few', () => {
     const skills = [{ name: 'a', description: 'x' }];
     expect(mostRelevant(skills, 'anything', 20)).toEqual(skills);
+    expect(mostRelevant(relevanceIndex(skills), 'anything', 20)).toEqual(skills);
+  });
+
+  it('ranks exactly as scoring every skill does (shared words, then name, then list order), from a list or a prebuilt index', () => {
+    // The definition, written the slow way: all of them when they fit, else score every skill and stable-sort.
+    const byDefinition = (skills: { name: string; description: string }[], text: string, limit: number) => {
+      if (skills.length <= limit) return skills;
+      const session = words(text);
+      const scored = skills.map((s) => ({ s, score: [...words(`${s.name.replaceAll('-', ' ')} ${s.description}`)].filter((w) => session.has(w)).length }));
+      scored.sort((a, b) => b.score - a.score || (a.s.name < b.s.name ? -1 : a.s.name > b.s.name ? 1 : 0));
+      return scored.slice(0, limit).map((x) => x.s);
+    };
+    const vocabulary = ['weather', 'paris', 'deploy', 'rollback', 'Élan', 'forecast', 'city', 'the', 'db', 'migration', 'cache', 'über'];
+    let seed = 7;
+    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const pick = (n: number) => Array.from({ length: n }, () => vocabulary[next(vocabulary.length)]).join(next(2) ? ' ' : '-');
+    for (let round = 0; round < 200; round++) {
+      // Names repeat on purpose (equal names keep list order); some skills share no word with the session.
+      const skills = Array.from({ length: 1 + next(40) }, (_, i) => ({ name: next(4) ? pick(1 + next(3)) : `same-${next(2)}`, description: pick(next(6)), i }));
+      const text = pick(next(8));
+      const limit = 1 + next(25);
+      const expected = byDefinition(skills, text, limit);
+      expect(mostRelevant(skills, text, limit)).toEqual(expected);
+      expect(mostRelevant(relevanceIndex(skills), text, limit)).toEqual(expected);
+    }
   });
 });
 
