@@ -75,7 +75,8 @@ export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, li
    * The index once it includes every publication in `publications` (read-your-writes),
    * polling by conditional GET every `pollMs` for at most `timeoutMs`; after that, the last
    * index read (the index still follows: the caller goes on without the wait). With no
-   * publications, one GET. Undefined when the scope has no index.
+   * publications, one GET (conditional when this process has a copy). Undefined when the
+   * scope has no index.
    */
   async function readScopeIndexIncluding(
     scopeKey: string,
@@ -83,10 +84,13 @@ export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, li
     { timeoutMs, pollMs = 100 }: { timeoutMs: number; pollMs?: number },
   ): Promise<{ index: ScopeIndex; etag: string } | undefined> {
     const deadline = Date.now() + timeoutMs;
-    let seen: { index: ScopeIndex; etag: string } | undefined;
+    // From the copy this process last saw: while the index is unchanged, the GET is a 304 and
+    // the copy (and what was derived from it) is used again, instead of parsing it anew.
+    let seen: { index: ScopeIndex; etag: string } | undefined = cache.get(scopeKey) ?? undefined;
     for (;;) {
       const read = await readScopeIndex(scopeKey, seen?.etag);
-      if (read && !read.notModified) seen = read;
+      if (!read) seen = undefined;
+      else if (!read.notModified) seen = read;
       const includes = (index: ScopeIndex) => publications.every((p) => indexIncludes(index, p.skillId, p.seq));
       if ((seen ? includes(seen.index) : publications.length === 0) || Date.now() >= deadline) return seen;
       await new Promise((r) => setTimeout(r, pollMs));

@@ -267,6 +267,26 @@ describe('scope index snapshot of a scope without an index', () => {
   });
 });
 
+describe('reading a scope index this process has seen', () => {
+  it('asks only whether it changed (a 304 hands back the same copy), and reads it anew once another process has changed it', async () => {
+    const sk = newScopeKey();
+    const a = await store.writeActive(sk, 'a', pointer('a', 'a-r1'), null);
+    await store.applyScopeIndexChanges(sk, [indexChangeFor(a.pointer)]);
+    const { store: worker } = countingStore();
+
+    const first = await worker.readScopeIndexIncluding(sk, [], { timeoutMs: 0 });
+    const again = await worker.readScopeIndexIncluding(sk, [], { timeoutMs: 0 });
+    // The same object: what a job derived from it (the skills ranked for the reviewer, their names) is reused.
+    expect(again).toBe(first);
+
+    const b = await store.writeActive(sk, 'b', pointer('b', 'b-r1'), null);
+    await store.applyScopeIndexChanges(sk, [indexChangeFor(b.pointer)]);
+    const changed = await worker.readScopeIndexIncluding(sk, [], { timeoutMs: 0 });
+    expect(changed).not.toBe(first);
+    expect(changed?.index.skills.map((s) => s.skillId)).toEqual(['a', 'b']);
+  });
+});
+
 describe('scope index activity', () => {
   it("an attempt whose index write fails is repaired by its retry: the retry applies the same burst, and agents load the pointer's SKILL.md", async () => {
     const sk = newScopeKey();
