@@ -4,6 +4,7 @@ export * from './review-policy';
 export * from './transcript';
 export * from './review-decision';
 export * from './reconcile';
+export * from './skill-names';
 export * from './gates';
 export * from './gates/human-policy';
 export * from './revision-id';

@@ -2,7 +2,7 @@ import type { ExistingSkill, ReviewDecision, SkillUpdate } from '../schemas/revi
 import type { SkillSpec } from '../schemas/skill';
 import { skillIdForName } from '../skills/scope-key';
 import { normalizeSkillSpec } from '../skills/skill-markdown-render';
-import { utf8ByteLength } from '../skills/bounding';
+import { existingNames, normalizeSkillName, significantWords, type ExistingNames, type IndexedName } from './skill-names';
 
 /**
  * Deterministic clean-up of a reviewer decision against the existing library
@@ -55,22 +55,15 @@ export interface ReconcileResult {
   events: ReconcileEvent[];
 }
 
-/** Lowercase, trimmed, whitespace runs collapsed; other punctuation kept (the superset rule reads it). */
-export function normalizeSkillName(name: string): string {
-  return name
-    .trim()
-    .toLowerCase()
-    .replace(/[ \t\n\r]+/g, ' ');
-}
-
 /** The existing skill a decision entry names: same normalized name, exact spelling first, then managed ones. */
 export function findExistingSkill(name: string, existing: readonly ExistingSkill[]): ExistingSkill | undefined {
-  const norm = normalizeSkillName(name);
-  const matches = existing.filter((e) => normalizeSkillName(e.name) === norm && norm !== '');
+  const matches = (existingNames(existing).byNorm.get(normalizeSkillName(name)) ?? []).map((i) => existing[i]!);
   return matches.find((e) => e.name === name) ?? matches.find((e) => e.managed) ?? matches[0];
 }
 
-export function reconcileDecision(decision: ReviewDecision, existing: readonly ExistingSkill[]): ReconcileResult {
+export function reconcileDecision(decision: ReviewDecision, existingSkills: readonly ExistingSkill[]): ReconcileResult {
+  // Frozen, so every rule below shares the names derived from it (existingNames).
+  const existing = Object.isFrozen(existingSkills) ? existingSkills : Object.freeze([...existingSkills]);
   // Entries the answer's normalisation dropped quietly (normalizeReviewDecision) are reported first.
   const events: ReconcileEvent[] = (decision.dropped ?? []).map((d) => ({ kind: 'drop_invalid', list: d.list, original: d.name, reason: d.reason }));
   const state: State = { creates: [], updates: [], deletions: [], events };
@@ -258,21 +251,6 @@ function rewriteCreates(state: State, existing: readonly ExistingSkill[], rule: 
   });
 }
 
-interface IndexedName {
-  norm: string;
-  name: string;
-}
-
-/** Existing names by descending normalized length (stable), so the longest parent wins. */
-function indexByLengthDesc(existing: readonly ExistingSkill[]): IndexedName[] {
-  return existing
-    .map((e) => ({ norm: normalizeSkillName(e.name), name: e.name }))
-    .filter((e) => e.norm !== '')
-    .map((e, i) => ({ ...e, i }))
-    .sort((a, b) => b.norm.length - a.norm.length || a.i - b.i)
-    .map(({ norm, name }) => ({ norm, name }));
-}
-
 const VARIANT_SEPARATORS = new Set(['-', ':', '(', '[', '/', '|', '_', '.']);
 
 /** Whether what follows a shared prefix starts like a per-instance suffix: " - X", "(X)", " v2", ... */
@@ -293,7 +271,7 @@ const supersetRule: RewriteRule = {
   duplicateReason: 'another candidate already mapped to this parent during reconciliation',
   conflictReason: 'the reviewer already emitted an explicit update for this parent',
   matcher: (existing) => {
-    const parents = indexByLengthDesc(existing);
+    const parents = existingNames(existing).byLengthDesc;
     return (candidate) => {
       const cand = normalizeSkillName(candidate.name);
       for (const p of parents) {
@@ -339,6 +317,13 @@ export function quantifiedFamilyKey(norm: string): string {
     .replace(MULTIPLICITY_MARKER, (_m, unit: string) => `<count:${normalizeCountedUnit(unit)}>`);
 }
 
+/** quantifiedFamilyKey of an existing name, computed once per list of existing skills. */
+function familyKeyOf(names: ExistingNames, p: IndexedName): string {
+  let key = names.familyKeys.get(p.norm);
+  if (key === undefined) names.familyKeys.set(p.norm, (key = quantifiedFamilyKey(p.norm)));
+  return key;
+}
+
 const hasExplicitCount = (norm: string) => new RegExp(EXPLICIT_COUNT.source).test(norm);
 const hasMultiplicityMarker = (norm: string) => new RegExp(MULTIPLICITY_MARKER.source).test(norm);
 
@@ -351,8 +336,9 @@ export function findQuantifiedSiblingParent(candidateName: string, existing: rea
   const cand = normalizeSkillName(candidateName);
   const family = quantifiedFamilyKey(cand);
   if (family === '' || family === cand) return undefined;
-  for (const p of indexByLengthDesc(existing)) {
-    if (p.norm === cand || quantifiedFamilyKey(p.norm) !== family) continue;
+  const names = existingNames(existing);
+  for (const p of names.byLengthDesc) {
+    if (p.norm === cand || familyKeyOf(names, p) !== family) continue;
     if (hasMultiplicityMarker(p.norm) || !hasExplicitCount(p.norm)) return p.name;
   }
   return undefined;
@@ -377,7 +363,7 @@ export function findGenericParent(candidateName: string, existing: readonly Exis
   if (!hasExplicitCount(cand)) return undefined;
   const lead = genericSlug(cand).slice(0, 2);
   if (lead.length < 2) return undefined;
-  for (const p of indexByLengthDesc(existing)) {
+  for (const p of existingNames(existing).byLengthDesc) {
     if (p.norm === cand || !hasMultiplicityMarker(p.norm)) continue;
     const words = genericSlug(p.norm);
     if (words[0] === lead[0] && words[1] === lead[1]) return p.name;
@@ -397,25 +383,6 @@ const quantifiedSiblingRule: RewriteRule = {
 
 // ---------------------------------------------------------------------------
 // Rule 4: word overlap
-
-const STOP_WORDS = new Set(
-  (
-    'the and for with from that this are was were been being have has had does did will would could should may might shall ' +
-    'can not but yet also then than when where how what which who whom its each every all any few more most other some such ' +
-    'into over under between through about using multi multiple'
-  ).split(' '),
-);
-
-/** Lowercased name words of 3+ bytes that are not stop words (`-`, `_`, `.` separate words). */
-export function significantWords(name: string): Set<string> {
-  return new Set(
-    name
-      .toLowerCase()
-      .replace(/[-_.]/g, ' ')
-      .split(/\s+/)
-      .filter((w) => w !== '' && utf8ByteLength(w) >= 3 && !STOP_WORDS.has(w)),
-  );
-}
 
 function overlap(a: Set<string>, b: Set<string>): number {
   let n = 0;
@@ -437,7 +404,7 @@ const wordOverlapRule: RewriteRule = {
   duplicateReason: 'another candidate already mapped to this target via word overlap',
   conflictReason: 'the reviewer already emitted an explicit update for this target',
   matcher: (existing) => {
-    const indexed = existing.map((e) => ({ name: e.name, norm: normalizeSkillName(e.name), words: significantWords(e.name) })).filter((e) => e.words.size >= 2);
+    const indexed = existingNames(existing).withWords;
     return (candidate) => {
       const words = significantWords(candidate.name);
       if (words.size < 2 || indexed.length === 0) return undefined;
@@ -480,7 +447,8 @@ function isolateWrites(state: State, existing: readonly ExistingSkill[]): void {
   // A create whose id is an unmanaged skill's id would overwrite it.
   state.creates = state.creates.filter((spec) => {
     const id = skillIdForName(spec.name);
-    const target = existing.find((e) => !e.managed && (e.skillId === id || skillIdForName(e.name) === id));
+    const names = existingNames(existing);
+    const target = existing.find((e, i) => !e.managed && (e.skillId === id || names.idAt(i) === id));
     if (!target) return true;
     state.events.push({
       kind: 'drop_unmanaged_target',

@@ -3,7 +3,8 @@ import type { GateReport } from '../../schemas/revision';
 import { utf8ByteLength } from '../../skills/bounding';
 import { skillIdForName } from '../../skills/scope-key';
 import { renderSkillMarkdown } from '../../skills/skill-markdown-render';
-import { findGenericParent, findQuantifiedSiblingParent, normalizeSkillName } from '../reconcile';
+import { findGenericParent, findQuantifiedSiblingParent } from '../reconcile';
+import { existingNames, normalizeSkillName } from '../skill-names';
 import { SKIPPED_FOR_DELETE, type GateCandidate } from './types';
 
 /**
@@ -54,7 +55,9 @@ export function specGate(candidate: GateCandidate, existing: readonly ExistingSk
   // Identity checks apply to creates only: an update keeps its skill's identity by design.
   if (candidate.action === 'create' && name !== '') {
     const id = skillIdForName(name);
-    const duplicate = existing.find((e) => e.skillId === id || skillIdForName(e.name) === id || normalizeSkillName(e.name) === normalizeSkillName(name));
+    const names = existingNames(existing);
+    const norm = normalizeSkillName(name);
+    const duplicate = existing.find((e, i) => e.skillId === id || names.idAt(i) === id || names.byNorm.get(norm)?.[0] === i);
     if (duplicate) reasons.push(`duplicate of existing skill "${duplicate.name}"; should be an update, not a create`);
     const parent = findQuantifiedSiblingParent(name, existing) ?? findGenericParent(name, existing);
     if (parent !== undefined) reasons.push(`count-specific sibling of generic parent "${parent}"; should be an update`);
