@@ -1,4 +1,4 @@
-import type { ExistingSkill } from '../core';
+import { relevanceIndex, type ExistingSkill, type RelevanceIndex } from '../core';
 import type { ScopeIndex } from './storage';
 
 /**
@@ -9,3 +9,28 @@ import type { ScopeIndex } from './storage';
 export function existingSkillsOf(index: ScopeIndex | undefined): ExistingSkill[] {
   return (index?.skills ?? []).map((s) => ({ name: s.name, description: s.description, bodyExcerpt: '', managed: s.managed, skillId: s.skillId, revisionId: s.revisionId }));
 }
+
+/**
+ * The scope's skills for a review and a plan, derived once per version of the index: the
+ * store hands back the same object while the index is unchanged (a 304), so a busy scope's
+ * jobs share this work instead of each redoing it over every skill.
+ */
+export function scopeSkillsOf(index: ScopeIndex | undefined): ScopeSkills {
+  if (!index) return NO_SKILLS;
+  let prepared = derived.get(index);
+  if (!prepared) {
+    // Frozen, so the reconciler and the Spec gate keep what they derive from it (existingNames).
+    const existing = Object.freeze(existingSkillsOf(index).map((s) => Object.freeze(s)));
+    prepared = { existing, relevance: relevanceIndex(existing) };
+    derived.set(index, prepared);
+  }
+  return prepared;
+}
+
+export interface ScopeSkills {
+  existing: readonly ExistingSkill[];
+  relevance: RelevanceIndex<ExistingSkill>;
+}
+
+const derived = new WeakMap<ScopeIndex, ScopeSkills>();
+const NO_SKILLS: ScopeSkills = { existing: Object.freeze([]), relevance: relevanceIndex([]) };

@@ -32,7 +32,7 @@ import {
   type RevisionPlan,
 } from '../core/governance';
 import { NON_RETRYABLE, withStoreErrors } from './errors';
-import { existingSkillsOf } from './existing-skills';
+import { scopeSkillsOf } from './existing-skills';
 import { whileHeartbeating } from './heartbeat';
 import { asModelAnswer } from './llm/model-answer-failure';
 import { reviewerMessages } from './llm/reviewer-prompt';
@@ -162,7 +162,7 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
     return withStoreErrors(async () => {
       // No ETag: prepareReview found no index, and that empty snapshot is the one to plan against.
       const index = await store.scopeIndexSnapshot(input.scopeKey, input.indexEtag ?? null);
-      return planRevisions({ ...input, existingSkills: existingSkillsOf(index) });
+      return planRevisions({ ...input, existingSkills: scopeSkillsOf(index).existing });
     });
   }
 
@@ -206,7 +206,7 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
         const failures = failedReviews?.fingerprint === fingerprint ? failedReviews.failures : [];
         if (isPoisonDelta(failures, config.governance.quarantineAfterFailures)) return { ...common, existingSkills: [], deltaFingerprint: fingerprint, quarantinedAfter: failures };
         const index = await store.readScopeIndexIncluding(key, indexedBefore, { timeoutMs: PREVIOUS_JOB_INDEX_WAIT_MS });
-        const relevant = mostRelevant(existingSkillsOf(index?.index), renderTranscript(buildTranscript(delta)));
+        const relevant = mostRelevant(scopeSkillsOf(index?.index).relevance, renderTranscript(buildTranscript(delta)));
         return { ...common, existingSkills: boundExistingSkills(relevant), indexEtag: index?.etag, deltaFingerprint: fingerprint };
       });
     },
