@@ -24,7 +24,9 @@
  * Env: BENCH_N (default 100), BENCH_PAIRS (default 3), BENCH_SINGLE (default 10),
  * BENCH_SUBMIT_ROUNDS (default 3), BENCH_CPU_PROF=DIR (each worker writes V8 CPU profiles,
  * one per thread, under DIR/pipeline and DIR/floor when it stops), BENCH_SHAPES (default
- * one-scope,scope-per-job), BENCH_WORKER_LOG=FILE (the pipeline worker's output).
+ * one-scope,scope-per-job), BENCH_WORKER_LOG=FILE (the pipeline worker's output), BENCH_THREADS=1
+ * (each batch's worker CPU per job by thread: the main thread, the workflow thread, V8's
+ * helpers for GC and compilation, Temporal's core).
  */
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -39,7 +41,7 @@ import { REPO_ROOT, stateDir } from '../infra/paths';
 import { ensureBuild } from '../scripts/build-state';
 import { FLOOR_JOB_STEPS } from './floor/workflows';
 import { distinctSkillName, sessionCreating } from '../test/support/publication';
-import { cpuMs, startProcess, type StartedProcess } from './support/processes';
+import { cpuMs, startProcess, threadCpuMs, type StartedProcess } from './support/processes';
 import { median, percentile, spread } from './support/stats';
 import type { BenchContext, BenchFigures } from './support/types';
 
@@ -142,12 +144,14 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
 
   async function batch(kind: Kind, n: number, shape?: Shape): Promise<BatchResult> {
     const worker0 = cpuMs(workers[processOf(kind)].pid);
+    const threads0 = threadCpuMs(workers[processOf(kind)].pid);
     const s30 = cpuMs(s3Pid);
     const temporal0 = cpuMs(temporalPid);
     const t0 = Date.now();
     const submitted = await Promise.all(Array.from({ length: n }, async () => ({ at: Date.now(), jobId: await submit(kind, shape) })));
     const closed = await Promise.all(submitted.map(async (s) => ({ ...s, closedAt: await closeTime(s.jobId) })));
     const end = Math.max(...closed.map((c) => c.closedAt));
+    if (process.env.BENCH_THREADS === '1' && n === N) logThreads(ctx, `${kind}${shape ? ` ${shape}` : ''}`, threads0, threadCpuMs(workers[processOf(kind)].pid), n);
     return {
       kind,
       jobsPerSecond: n / ((end - t0) / 1000),
@@ -263,6 +267,15 @@ async function terminateAll(client: Client, workflowIds: string[]): Promise<void
       ),
     );
   }
+}
+
+/** A batch's worker CPU per job by thread (name#tid), largest first. */
+function logThreads(ctx: BenchContext, label: string, before: Record<string, number>, after: Record<string, number>, n: number): void {
+  const perJob = Object.entries(after)
+    .map(([thread, ms]) => [thread, (ms - (before[thread] ?? 0)) / n] as const)
+    .filter(([, ms]) => ms >= 0.5)
+    .sort((a, b) => b[1] - a[1]);
+  ctx.log(`  ${label}: worker CPU per job by thread: ${perJob.map(([thread, ms]) => `${thread} ${ms.toFixed(1)}`).join(', ')}`);
 }
 
 /** A pipeline batch and, per floor (in FLOORS order), the batches of that floor before and after it. */

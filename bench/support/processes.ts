@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** CPU time (user + system) a process has used so far, in ms, from /proc/PID/stat (Linux). */
 export function cpuMs(pid: number): number {
@@ -8,6 +8,25 @@ export function cpuMs(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
   return (ticks * 1000) / 100; // CLK_TCK is 100 on Linux
+}
+
+/**
+ * CPU ms per thread of a process so far, keyed `name#tid` (Linux). In a worker: the main
+ * thread is `node#{pid}`, the workflow thread the busiest other `node`, V8's GC and
+ * compiler helpers the remaining `node` threads, Temporal's core `tokio-runtime-w`.
+ */
+export function threadCpuMs(pid: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out[`${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}#${tid}`] = ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    } catch {
+      // the thread has ended
+    }
+  }
+  return out;
 }
 
 export interface StartedProcess {
