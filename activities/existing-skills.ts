@@ -21,8 +21,12 @@ export function scopeSkillsOf(index: ScopeIndex | undefined): ScopeSkills {
   if (!prepared) {
     // Frozen, so the reconciler and the Spec gate keep what they derive from it (existingNames).
     const existing = Object.freeze(existingSkillsOf(index).map((s) => Object.freeze(s)));
-    prepared = { existing, relevance: relevanceIndex(existing) };
+    // A new version of a busy scope's index differs from the last in a few skills: their words are reused.
+    prepared = { existing, relevance: relevanceIndex(existing, latest.get(index.scopeKey)?.relevance) };
     derived.set(index, prepared);
+    latest.delete(index.scopeKey);
+    latest.set(index.scopeKey, prepared);
+    if (latest.size > LATEST_SCOPES) latest.delete(latest.keys().next().value!);
   }
   return prepared;
 }
@@ -33,4 +37,7 @@ export interface ScopeSkills {
 }
 
 const derived = new WeakMap<ScopeIndex, ScopeSkills>();
+/** The last version prepared per scope (as many scopes as the store keeps indexes of). */
+const latest = new Map<string, ScopeSkills>();
+const LATEST_SCOPES = 256;
 const NO_SKILLS: ScopeSkills = { existing: Object.freeze([]), relevance: relevanceIndex([]) };

@@ -30,19 +30,29 @@ export interface RelevanceIndex<T> {
   readonly postings: ReadonlyMap<string, readonly number[]>;
   /** Positions in `skills`, by name (code-unit order), equal names in list order. */
   readonly byName: readonly number[];
+  /** Each skill's words by its name + description, for the next version's index to reuse. */
+  readonly wordsByText: ReadonlyMap<string, Set<string>>;
 }
 
-export function relevanceIndex<T extends { name: string; description: string }>(skills: readonly T[]): RelevanceIndex<T> {
+/**
+ * `previous`: the index of the scope's previous version; the words of skills whose name
+ * and description did not change are taken from it (splitting them is most of the cost).
+ */
+export function relevanceIndex<T extends { name: string; description: string }>(skills: readonly T[], previous?: RelevanceIndex<unknown>): RelevanceIndex<T> {
   const postings = new Map<string, number[]>();
+  const wordsByText = new Map<string, Set<string>>();
   skills.forEach((s, i) => {
-    for (const w of words(`${s.name.replaceAll('-', ' ')} ${s.description}`)) {
+    const text = `${s.name.replaceAll('-', ' ')} ${s.description}`;
+    const skillWords = previous?.wordsByText.get(text) ?? wordsByText.get(text) ?? words(text);
+    wordsByText.set(text, skillWords);
+    for (const w of skillWords) {
       const list = postings.get(w);
       if (list) list.push(i);
       else postings.set(w, [i]);
     }
   });
   const byName = skills.map((_, i) => i).sort((a, b) => compareNames(skills[a]!.name, skills[b]!.name) || a - b);
-  return { skills, postings, byName };
+  return { skills, postings, byName, wordsByText };
 }
 
 const compareNames = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

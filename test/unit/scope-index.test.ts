@@ -95,6 +95,19 @@ describe('mostRelevant (bounded reviewer context)', () => {
     expect(mostRelevant(relevanceIndex(skills), 'anything', 20)).toEqual(skills);
   });
 
+  it('reuses the words of skills whose name and description did not change since the previous version', () => {
+    const previous = relevanceIndex([{ name: 'a-b', description: 'weather forecast' }]);
+    const index = relevanceIndex(
+      [
+        { name: 'a-b', description: 'weather forecast' },
+        { name: 'c', description: 'deploy' },
+      ],
+      previous,
+    );
+    expect(index.wordsByText.get('a b weather forecast')).toBe(previous.wordsByText.get('a b weather forecast'));
+    expect([...index.postings.keys()].sort()).toEqual(['deploy', 'forecast', 'weather']);
+  });
+
   it('ranks exactly as scoring every skill does (shared words, then name, then list order), from a list or a prebuilt index', () => {
     // The definition, written the slow way: all of them when they fit, else score every skill and stable-sort.
     const byDefinition = (skills: { name: string; description: string }[], text: string, limit: number) => {
@@ -116,6 +129,9 @@ describe('mostRelevant (bounded reviewer context)', () => {
       const expected = byDefinition(skills, text, limit);
       expect(mostRelevant(skills, text, limit)).toEqual(expected);
       expect(mostRelevant(relevanceIndex(skills), text, limit)).toEqual(expected);
+      // Built from the previous version of the list (some skills changed, some gone, some new): the same ranking.
+      const previous = relevanceIndex(skills.map((s) => (next(3) ? s : { ...s, description: pick(next(6)) })).slice(next(5)));
+      expect(mostRelevant(relevanceIndex(skills, previous), text, limit)).toEqual(expected);
     }
   });
 });
