@@ -1,4 +1,4 @@
-import { relevanceIndex, type ExistingSkill, type RelevanceIndex } from '../core';
+import { existingNames, relevanceIndex, type ExistingSkill, type RelevanceIndex } from '../core';
 import type { ScopeIndex } from './storage';
 
 /**
@@ -21,8 +21,11 @@ export function scopeSkillsOf(index: ScopeIndex | undefined): ScopeSkills {
   if (!prepared) {
     // Frozen, so the reconciler and the Spec gate keep what they derive from it (existingNames).
     const existing = Object.freeze(existingSkillsOf(index).map((s) => Object.freeze(s)));
-    // A new version of a busy scope's index differs from the last in a few skills: their words are reused.
-    prepared = { existing, relevance: relevanceIndex(existing, latest.get(index.scopeKey)?.relevance) };
+    // A new version of a busy scope's index differs from the last in a few skills: what was
+    // derived per skill (words, ids) is reused.
+    const last = latest.get(index.scopeKey);
+    existingNames(existing, last?.existing);
+    prepared = { existing, relevance: relevanceIndex(existing, last?.relevance) };
     derived.set(index, prepared);
     latest.delete(index.scopeKey);
     latest.set(index.scopeKey, prepared);

@@ -59,8 +59,24 @@ class Names implements ExistingNames {
   private byLength?: IndexedName[];
   private words?: (IndexedName & { words: Set<string> })[];
   private readonly ids: string[] = [];
+  /** Per name, what is costly to derive (ids, significant words): handed on to the next version. */
+  readonly idByName = new Map<string, string>();
+  readonly wordsByName = new Map<string, Set<string>>();
 
-  constructor(private readonly existing: readonly ExistingSkill[]) {}
+  constructor(
+    private readonly existing: readonly ExistingSkill[],
+    previous?: Names,
+  ) {
+    // Only the entries of names still in the list: no version holds on to older ones.
+    if (previous) {
+      for (const { name } of existing) {
+        const id = previous.idByName.get(name);
+        if (id !== undefined) this.idByName.set(name, id);
+        const words = previous.wordsByName.get(name);
+        if (words) this.wordsByName.set(name, words);
+      }
+    }
+  }
 
   private normalized(): string[] {
     return (this.norms ??= this.existing.map((e) => normalizeSkillName(e.name)));
@@ -88,24 +104,38 @@ class Names implements ExistingNames {
   }
 
   get withWords(): readonly (IndexedName & { words: Set<string> })[] {
-    return (this.words ??= this.existing.map((e, i) => ({ name: e.name, norm: this.normalized()[i]!, words: significantWords(e.name) })).filter((e) => e.words.size >= 2));
+    return (this.words ??= this.existing.map((e, i) => ({ name: e.name, norm: this.normalized()[i]!, words: this.wordsOf(e.name) })).filter((e) => e.words.size >= 2));
+  }
+
+  private wordsOf(name: string): Set<string> {
+    let words = this.wordsByName.get(name);
+    if (!words) this.wordsByName.set(name, (words = significantWords(name)));
+    return words;
   }
 
   idAt(position: number): string {
-    return (this.ids[position] ??= skillIdForName(this.existing[position]!.name));
+    const name = this.existing[position]!.name;
+    return (this.ids[position] ??= this.idByName.get(name) ?? setAndReturn(this.idByName, name, skillIdForName(name)));
   }
 }
 
-const kept = new WeakMap<readonly ExistingSkill[], ExistingNames>();
+const kept = new WeakMap<readonly ExistingSkill[], Names>();
 
 /**
  * The derived names of `existing`. A frozen list (and the caller must not change its
  * entries either) keeps them for its lifetime, so a scope's jobs that plan against the
- * same index share the work; any other list gets them afresh.
+ * same index share the work; any other list gets them afresh. `previous`: the frozen list
+ * of the scope's previous version, whose per-name work the new one reuses (only on the
+ * first call for `existing`).
  */
-export function existingNames(existing: readonly ExistingSkill[]): ExistingNames {
+export function existingNames(existing: readonly ExistingSkill[], previous?: readonly ExistingSkill[]): ExistingNames {
   if (!Object.isFrozen(existing)) return new Names(existing);
   let names = kept.get(existing);
-  if (!names) kept.set(existing, (names = new Names(existing)));
+  if (!names) kept.set(existing, (names = new Names(existing, previous && kept.get(previous))));
   return names;
+}
+
+function setAndReturn<K, V>(map: Map<K, V>, key: K, value: V): V {
+  map.set(key, value);
+  return value;
 }

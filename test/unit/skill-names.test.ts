@@ -31,6 +31,18 @@ describe('existingNames (what the reconciler and the Spec gate derive from a sco
     expect(existingNames(open).byNorm.get('weather report - paris')).toEqual([5]);
   });
 
+  it('a new version of a frozen list reuses the per-name work of the previous one for the names it still has', () => {
+    const v1 = Object.freeze([skill('Weather Report'), skill('Deploy - Staging')]);
+    const n1 = existingNames(v1);
+    const deployWords = n1.withWords.find((p) => p.name === 'Deploy - Staging')!.words;
+    const v2 = Object.freeze([skill('Deploy - Staging'), skill('Backup Restore Nightly')]);
+    const n2 = existingNames(v2, v1);
+    expect(n2.withWords.map((p) => p.name)).toEqual(['Deploy - Staging', 'Backup Restore Nightly']);
+    expect(n2.withWords[0]!.words).toBe(deployWords);
+    expect(v2.map((_, i) => n2.idAt(i))).toEqual(v2.map((s) => skillIdForName(s.name)));
+    expect(n2.byNorm.has('weather report')).toBe(false);
+  });
+
   it('gives the reconciler the same answers for a frozen list and a plain one', () => {
     const decision = {
       skip_reason: '',
