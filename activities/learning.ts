@@ -20,6 +20,7 @@ import {
   type IndexedPublication,
   mostRelevant,
   renderTranscript,
+  type Transcript,
 } from '../core';
 import {
   deltaFingerprint,
@@ -53,24 +54,30 @@ export interface PreparedReview {
   policy: { review: boolean; reason: string };
   deltaEventCount: number;
   nextCursor: ReviewCursor;
-  /**
-   * For the reviewer only: the most relevant existing skills (name/description overlap
-   * with the delta, at most DEFAULT_RELEVANT_SKILLS), never the whole scope. The reconciler
-   * checks names against the whole scope in `planJob`, through the index.
-   */
-  existingSkills: ExistingSkill[];
   /** Identity of this delta across the session's jobs (only when reviewing). */
   deltaFingerprint?: string;
   /** Set when this delta already failed review often enough: the job quarantines it instead. */
   quarantinedAfter?: ReviewFailure[];
   /** The cursor the delta was cut after: the reviewer rebuilds the same transcript from the segment. */
   reviewedAfter: ReviewCursor;
-  /** ETag of the scope index the review was prepared from (planJob reuses that snapshot). */
+  /**
+   * ETag of the scope index the review was prepared from: the reviewer ranks the skills it
+   * is shown from that snapshot, and planJob reconciles against it.
+   */
   indexEtag?: string;
   /** ETag of the cursor read here (null: none), so advancing it is one conditional write. */
   cursorEtag?: string | null;
   /** This worker's governance settings, recorded in history so replays see the same values. */
   governance: GovernanceSettings;
+}
+
+export interface ReviewSessionInput {
+  segment: Segment;
+  reviewedAfter: ReviewCursor;
+  /** PreparedReview.indexEtag: the snapshot the reviewer's skills are ranked from. */
+  indexEtag?: string;
+  /** The skills to show, as jobs scheduled before the reviewer ranked them itself pass them. */
+  existingSkills?: ExistingSkill[];
 }
 
 /** The plan's input without the existing skills, which planJob reads from the index snapshot. */
@@ -166,6 +173,18 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
     });
   }
 
+  /**
+   * The existing skills the reviewer is shown: the most relevant (name/description overlap
+   * with the delta, at most DEFAULT_RELEVANT_SKILLS) of the index snapshot the review was
+   * prepared from, never the whole scope; the reconciler checks names against the whole
+   * scope in planJob. Ranked here rather than in prepareReview, so they do not travel
+   * through history twice (its result and this activity's input).
+   */
+  async function skillsShownToReviewer(scopeKey: string, indexEtag: string | undefined, transcript: Transcript): Promise<ExistingSkill[]> {
+    const index = await store.scopeIndexSnapshot(scopeKey, indexEtag ?? null);
+    return boundExistingSkills(mostRelevant(scopeSkillsOf(index).relevance, renderTranscript(transcript)));
+  }
+
   return {
     /** Governance settings of this worker, recorded in history so replays see the same values. */
     async loadGovernance(): Promise<GovernanceSettings> {
@@ -200,14 +219,13 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
         const { delta, nextCursor } = deltaAfterCursor(events, reviewedAfter);
         const policy = shouldReview(buildReviewContext(delta, { precededBy: turnBefore(events, delta) }), { minToolCalls });
         const common = { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, reviewedAfter, cursorEtag, governance };
-        if (!policy.review) return { ...common, existingSkills: [] };
+        if (!policy.review) return common;
         const fingerprint = deltaFingerprint(reviewedAfter, delta[0]);
         // Kept in the cursor object: no extra request (see activities/storage/cursor-store.ts).
         const failures = failedReviews?.fingerprint === fingerprint ? failedReviews.failures : [];
-        if (isPoisonDelta(failures, config.governance.quarantineAfterFailures)) return { ...common, existingSkills: [], deltaFingerprint: fingerprint, quarantinedAfter: failures };
+        if (isPoisonDelta(failures, config.governance.quarantineAfterFailures)) return { ...common, deltaFingerprint: fingerprint, quarantinedAfter: failures };
         const index = await store.readScopeIndexIncluding(key, indexedBefore, { timeoutMs: PREVIOUS_JOB_INDEX_WAIT_MS });
-        const relevant = mostRelevant(scopeSkillsOf(index?.index).relevance, renderTranscript(buildTranscript(delta)));
-        return { ...common, existingSkills: boundExistingSkills(relevant), indexEtag: index?.etag, deltaFingerprint: fingerprint };
+        return { ...common, indexEtag: index?.etag, deltaFingerprint: fingerprint };
       });
     },
 
@@ -219,9 +237,10 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
      * unusable answers fail as `ModelAnswerFailure`, which the workflow counts against the
      * reviewer's attempts (see asModelAnswer).
      */
-    async reviewSession({ segment, reviewedAfter, existingSkills }: { segment: Segment; reviewedAfter: ReviewCursor; existingSkills: ExistingSkill[] }): Promise<ReviewDecision> {
+    async reviewSession({ segment, reviewedAfter, indexEtag, existingSkills: given }: ReviewSessionInput): Promise<ReviewDecision> {
       const events = await withStoreErrors(() => loadSegmentEvents(segment));
       const transcript = buildTranscript(deltaAfterCursor(events, reviewedAfter).delta);
+      const existingSkills = given ?? (await withStoreErrors(() => skillsShownToReviewer(segment.scopeKey, indexEtag, transcript)));
       const messages = reviewerMessages({
         session: { app: segment.app, user: segment.user, sessionId: segment.sessionId },
         transcript: transcript.messages.map((m) => ({

@@ -94,7 +94,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
 
   let decision;
   try {
-    decision = await withinModelAnswerBudget(() => reviewer.reviewSession({ segment, reviewedAfter: prepared.reviewedAfter, existingSkills: prepared.existingSkills }));
+    decision = await withinModelAnswerBudget(() => reviewer.reviewSession({ segment, reviewedAfter: prepared.reviewedAfter, indexEtag: prepared.indexEtag }));
   } catch (err) {
     const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : (err as Error).message;
     await storage.recordReviewFailure({

@@ -1,9 +1,10 @@
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { describe, expect, it } from 'vitest';
 import { createSkillStore, indexChangeFor } from '../../activities/storage';
-import { learningActivities } from '../../activities/learning';
+import { learningActivities, type ReviewSessionInput } from '../../activities/learning';
 import { createOpenAIClient } from '../../activities/llm/openai-client';
 import { storeSessionEvents } from '../../client/payloads';
-import { nextPointer, scopeKey as scopeKeyOf, type Segment } from '../../core';
+import { nextPointer, scopeKey as scopeKeyOf, type ReviewDecision, type Segment } from '../../core';
 import { segmentIdFor } from '../../core/governance';
 import { realServices, uniqueName } from '../support/infra';
 import { exampleSession } from '../support/sessions';
@@ -38,13 +39,27 @@ describe("a session's next review sees what its previous job published", () => {
 
     const asItIs = await activities.prepareReview({ segment });
     expect(asItIs.policy.review).toBe(true);
-    expect(asItIs.existingSkills).toEqual([]);
+    expect(asItIs.indexEtag).toBeUndefined();
+    // The reviewer ranks its skills from the snapshot the review was prepared from: none, so it proposes the skill anew.
+    const unseen = await review({ segment, reviewedAfter: asItIs.reviewedAfter, indexEtag: asItIs.indexEtag });
+    expect(unseen.creates.map((c) => c.name)).toEqual([skillId]);
 
     // The index workflow's burst lands a moment later.
     const burst = new Promise((r) => setTimeout(r, 500)).then(() => store.applyScopeIndexChanges(scopeKey, [indexChangeFor(written)]));
     const prepared = await activities.prepareReview({ segment, indexedBefore: [{ skillId, seq: written.seq }] });
     await burst;
-    expect(prepared.existingSkills.map((s) => s.name)).toEqual([skillId]);
     expect(prepared.indexEtag).toBeDefined();
+    expect((await store.scopeIndexSnapshot(scopeKey, prepared.indexEtag))?.skills.map((s) => s.skillId)).toEqual([skillId]);
+    // Shown the skill from that snapshot, the reviewer refines it instead of creating it again.
+    const seen = await review({ segment, reviewedAfter: prepared.reviewedAfter, indexEtag: prepared.indexEtag });
+    expect(seen.updates.map((u) => u.name)).toEqual([skillId]);
+    expect(seen.creates).toEqual([]);
+    // A reviewer call scheduled by a job from before this change passes the skills itself: those are shown.
+    const scheduledBefore = await review({ segment, reviewedAfter: prepared.reviewedAfter, existingSkills: [] });
+    expect(scheduledBefore.creates.map((c) => c.name)).toEqual([skillId]);
+
+    function review(input: ReviewSessionInput): Promise<ReviewDecision> {
+      return new MockActivityEnvironment().run(activities.reviewSession, input) as Promise<ReviewDecision>;
+    }
   });
 });
