@@ -58,7 +58,6 @@ class Names implements ExistingNames {
   private norm?: Map<string, number[]>;
   private byLength?: IndexedName[];
   private words?: (IndexedName & { words: Set<string> })[];
-  private readonly ids: string[] = [];
   /** Per name, what is costly to derive (ids, significant words): handed on to the next version. */
   readonly idByName = new Map<string, string>();
   readonly wordsByName = new Map<string, Set<string>>();
@@ -115,7 +114,9 @@ class Names implements ExistingNames {
 
   idAt(position: number): string {
     const name = this.existing[position]!.name;
-    return (this.ids[position] ??= this.idByName.get(name) ?? setAndReturn(this.idByName, name, skillIdForName(name)));
+    let id = this.idByName.get(name);
+    if (id === undefined) this.idByName.set(name, (id = skillIdForName(name)));
+    return id;
   }
 }
 
@@ -133,9 +134,4 @@ export function existingNames(existing: readonly ExistingSkill[], previous?: rea
   let names = kept.get(existing);
   if (!names) kept.set(existing, (names = new Names(existing, previous && kept.get(previous))));
   return names;
-}
-
-function setAndReturn<K, V>(map: Map<K, V>, key: K, value: V): V {
-  map.set(key, value);
-  return value;
 }
