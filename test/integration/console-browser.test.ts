@@ -101,8 +101,9 @@ describe('approver console in chromium', () => {
     await shot(page, 'revision');
 
     await page.fill('textarea[name=comment]', 'holdout gain is convincing');
-    await page.click('button[value=approve]');
-    await page.waitForURL(`${web.url}/revisions/${submitted}`);
+    const [approved] = await Promise.all([page.waitForNavigation(), page.click('button[value=approve]')]);
+    expect(approved?.request().redirectedFrom()?.method()).toBe('POST');
+    expect(new URL(page.url()).pathname).toBe(`/revisions/${submitted}`);
     expect(await page.textContent('.flash')).toContain('approved by maria; the revision is now active');
     expect(await page.locator('button[value=approve]').count()).toBe(0);
     expect((await h.store.listAudit(skill.scopeKey, skill.skillId)).find((e) => e.action === 'approve')).toMatchObject({ actor: 'maria', revisionId: submitted });
@@ -207,5 +208,21 @@ describe('approver console in chromium', () => {
     await page.waitForSelector('button[value=approve]', { state: 'detached', timeout: 30_000 });
     expect(await page.textContent('main .badge')).toBe('rejected');
     expect(await page.locator('tr', { hasText: 'human' }).textContent()).toContain('by cli-user');
+  });
+
+  it("a decision whose answer is slow shows that answer: the page's live poll does not reload over it", async () => {
+    const held = await holdRevision(h.main, h.store, skill.scope, { ...skill.spec, name: uniqueName('slow-answer') });
+    const page = await signIn(users.maria);
+    await page.goto(`${web.url}/revisions/${held.revisionId}`);
+    // The server decides at once; its answer reaches the browser only after the page's next poll
+    // (every 3 s) has seen the revision change, as on a loaded server or a slow link.
+    await page.route(`**/revisions/${held.revisionId}/decision`, async (route) => {
+      const answer = await route.fetch({ maxRedirects: 0 });
+      await new Promise((r) => setTimeout(r, 4_000));
+      await route.fulfill({ response: answer }).catch(() => undefined); // a cut-short navigation no longer takes it
+    });
+    const [shown] = await Promise.all([page.waitForNavigation({ timeout: 30_000 }), page.click('button[value=reject]')]);
+    expect(shown?.request().redirectedFrom()?.method()).toBe('POST');
+    expect(await page.textContent('.flash')).toContain('rejected by maria; the revision is now rejected');
   });
 });

@@ -8,12 +8,17 @@ export const LIVE_SCRIPT = `(() => {
   const url = document.body.dataset.live;
   const rendered = document.body.dataset.liveVersion;
   if (!url) return;
+  // A form post on its way owns the next page: a reload now would cut it short, and the
+  // person would see the revision change without the answer to what they did.
+  let leaving = false;
+  addEventListener('submit', (e) => { if (!e.defaultPrevented) leaving = true; });
   async function poll() {
+    if (leaving) return;
     try {
       const r = await fetch(url, { credentials: 'same-origin', headers: { accept: 'application/json' } });
       if (r.ok) {
         const { version } = await r.json();
-        if (version !== rendered) { location.reload(); return; }
+        if (version !== rendered && !leaving) { location.reload(); return; }
       }
     } catch (e) {}
     setTimeout(poll, 3000);
