@@ -89,10 +89,11 @@ describe('GEPA schedules and time limits', () => {
     expect(report.submission).toEqual({ status: 'skipped', reason: 'the search exceeded its time limit: nothing was submitted' });
     expect(await h.store.readRevision(skill.scopeKey, skill.skillId, revisionIdFor(submissionJobId(report.experimentId), 0))).toBeUndefined();
     expect((await h.store.readActive(skill.scopeKey, skill.skillId))!.etag).toBe(before!.etag);
-    // The evaluator was told to stop (it heartbeats) instead of finishing its 10 s of work.
+    // The evaluator was told to stop (it heartbeats) instead of finishing its 60 s of work. How
+    // soon it hears depends on how loaded the machine is (a parallel suite on 2 cores: up to 12 s).
     const cancelled = await eventually('the evaluator to see the cancellation', async () =>
       h.windows.find((w) => w.workflowId.startsWith(report.workflowId) && w.outcome === 'cancelled'),
     );
-    expect(cancelled.endedAt - cancelled.startedAt).toBeLessThan(10_000);
+    expect(cancelled.endedAt - cancelled.startedAt).toBeLessThan(30_000);
   });
 });
