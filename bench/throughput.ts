@@ -10,10 +10,16 @@
  *                              takes their publications in bursts)
  *               scope-per-job  every job in a scope of its own (the worst case: each
  *                              job also starts that scope's index workflow)
- *             against two floors, each measured before and after every pipeline batch:
- *               floor          the job's shape (its S3 steps local activities where the job's are)
- *               issue-floor    every step a task-queue activity (the job's shape when
- *                              issue 8 set its goals)
+ *             against two floors of the same shape, each measured before and after every
+ *             pipeline batch:
+ *               floor          the job's shape: its S3 steps local activities where the job's
+ *                              are, and its publication signalling the scope's index entity
+ *                              (one for the one scope, one per job's scope), which takes the
+ *                              signals in bursts of a local activity
+ *               issue-floor    every step a task-queue activity, no index entity (the job's
+ *                              shape when issue 8 set its goals)
+ *               (BENCH_FLOORS=floor,floor-without-index,issue-floor adds the job's shape
+ *               without the index entity)
  *             throughput ratio = pipeline / mean(floor before, floor after); latency
  *             p50/p99 from submission to the job's close time (server clock); CPU per job
  *             of the worker process, the S3 server and the Temporal server
@@ -21,7 +27,7 @@
  *   submit    startLearningJob vs a bare signalWithStart of the floor's session entity,
  *             sequential and 20-way, alternating rounds
  *
- * Env: BENCH_N (default 100), BENCH_PAIRS (default 3), BENCH_SINGLE (default 10),
+ * Env: BENCH_N (default 100), BENCH_PAIRS (default 3), BENCH_FLOORS (default floor,issue-floor), BENCH_SINGLE (default 10),
  * BENCH_SUBMIT_ROUNDS (default 3), BENCH_CPU_PROF=DIR (each worker writes V8 CPU profiles,
  * one per thread, under DIR/pipeline and DIR/floor when it stops), BENCH_SHAPES (default
  * one-scope,scope-per-job), BENCH_WORKER_LOG=FILE (the pipeline worker's output), BENCH_THREADS=1
@@ -39,16 +45,22 @@ import { startLearningJob } from '../client/learning';
 import { readState } from '../infra';
 import { REPO_ROOT, stateDir } from '../infra/paths';
 import { ensureBuild } from '../scripts/build-state';
+import { scopeIndexWorkflowId } from '../core/learning/revision-id';
 import { FLOOR_JOB_STEPS } from './floor/workflows';
 import { distinctSkillName, sessionCreating } from '../test/support/publication';
-import { cpuMs, startProcess, threadCpuMs, type StartedProcess } from './support/processes';
+import { cpuMs, startProcess, threadCpuMs, treeCpuMs, type StartedProcess } from './support/processes';
 import { median, percentile, spread } from './support/stats';
 import type { BenchContext, BenchFigures } from './support/types';
 
-type Kind = 'floor' | 'issue-floor' | 'pipeline';
+type Kind = 'floor' | 'floor-without-index' | 'issue-floor' | 'pipeline';
 type FloorKind = Exclude<Kind, 'pipeline'>;
-/** The floors: the job's shape now, and the shape issue 8 measured against (every step a task-queue activity). */
-const FLOORS: FloorKind[] = ['floor', 'issue-floor'];
+/**
+ * The floors: the job's shape now (with the scope's index entity), and the shape issue 8
+ * measured against (every step a task-queue activity, no index entity). BENCH_FLOORS may
+ * add `floor-without-index` (the job's shape without the index entity, the floor before
+ * the index entity was part of it).
+ */
+const FLOORS = (process.env.BENCH_FLOORS ?? 'floor,issue-floor').split(',') as FloorKind[];
 const processOf = (kind: Kind): 'floor' | 'pipeline' => (kind === 'pipeline' ? 'pipeline' : 'floor');
 type Shape = 'one-scope' | 'scope-per-job';
 // BENCH_SHAPES=one-scope or scope-per-job measures one shape only.
@@ -61,6 +73,10 @@ interface BatchResult {
   workerCpuMsPerJob: number;
   s3CpuMsPerJob: number;
   temporalCpuMsPerJob: number;
+  /** The local model server (the pipeline's reviewer calls; idle for the floors). */
+  modelCpuMsPerJob: number;
+  /** This process: submitting the jobs and waiting for them. */
+  clientCpuMsPerJob: number;
 }
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -77,6 +93,7 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   const infra = readState();
   const s3Pid = infra.services.s3!.pid;
   const temporalPid = infra.services.temporal!.pid;
+  const modelPid = infra.services.model!.pid;
   const runId = randomUUID().slice(0, 8);
 
   ctx.log('bundling the floor workflows …');
@@ -102,8 +119,9 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   const store = createSkillStore(config.s3);
   const pipeConfig = { ...config, temporal: { ...config.temporal, taskQueue: pipeQueue } };
   let seq = 0;
-  /** Every session entity this run started: terminated at the end (they idle for 10 minutes). */
+  /** Every session and index entity this run started: terminated at the end (they idle for 10 minutes or more). */
   const sessions: string[] = [];
+  const entities = new Set<string>();
 
   /** Submits one job of `kind`; returns its job workflow id. Every pipeline job reviews, creates and publishes one skill of its own. */
   async function submit(kind: Kind, shape: Shape = 'scope-per-job'): Promise<string> {
@@ -115,16 +133,20 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
         { app, user: 'u', sessionId: `s${i}`, scopeMode: 'app', events: sessionCreating(distinctSkillName(runId, i)) },
       );
       sessions.push(started.sessionWorkflowId);
+      entities.add(scopeIndexWorkflowId(started.scopeKey));
       return started.jobWorkflowId;
     }
     const jobWorkflowId = `floor-job/${runId}/${i}`;
     sessions.push(`floor-session/${runId}/${i}`);
+    // As the pipeline's: one index entity for the one scope, or one per job's scope.
+    const indexWorkflowId = kind === 'floor' ? (shape === 'one-scope' ? `floor-index/${runId}` : `floor-index/${runId}/${i}`) : undefined;
+    if (indexWorkflowId) entities.add(indexWorkflowId);
     await client.workflow.signalWithStart('floorSessionWorkflow', {
       workflowId: `floor-session/${runId}/${i}`,
       taskQueue: floorQueue,
       args: [{}],
       signal: 'submitSegment',
-      signalArgs: [{ segmentId: `${runId}-${i}`, jobWorkflowId, allRemote: kind === 'issue-floor' }],
+      signalArgs: [{ segmentId: `${runId}-${i}`, jobWorkflowId, allRemote: kind === 'issue-floor', ...(indexWorkflowId ? { indexWorkflowId } : {}) }],
     });
     return jobWorkflowId;
   }
@@ -147,10 +169,13 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
     const threads0 = threadCpuMs(workers[processOf(kind)].pid);
     const s30 = cpuMs(s3Pid);
     const temporal0 = cpuMs(temporalPid);
+    const model0 = treeCpuMs(modelPid);
+    const client0 = process.cpuUsage();
     const t0 = Date.now();
     const submitted = await Promise.all(Array.from({ length: n }, async () => ({ at: Date.now(), jobId: await submit(kind, shape) })));
     const closed = await Promise.all(submitted.map(async (s) => ({ ...s, closedAt: await closeTime(s.jobId) })));
     const end = Math.max(...closed.map((c) => c.closedAt));
+    const client = process.cpuUsage(client0);
     if (process.env.BENCH_THREADS === '1' && n === N) logThreads(ctx, `${kind}${shape ? ` ${shape}` : ''}`, threads0, threadCpuMs(workers[processOf(kind)].pid), n);
     return {
       kind,
@@ -159,25 +184,27 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
       workerCpuMsPerJob: (cpuMs(workers[processOf(kind)].pid) - worker0) / n,
       s3CpuMsPerJob: (cpuMs(s3Pid) - s30) / n,
       temporalCpuMsPerJob: (cpuMs(temporalPid) - temporal0) / n,
+      modelCpuMsPerJob: (treeCpuMs(modelPid) - model0) / n,
+      clientCpuMsPerJob: (client.user + client.system) / 1000 / n,
     };
   }
 
   try {
     ctx.log(`warm-up (5 jobs each) …`);
-    for (const kind of [...FLOORS, 'pipeline'] as const) await batch(kind, 5);
-    const floorBatches = async () => {
+    for (const shape of SHAPES) for (const kind of [...FLOORS, 'pipeline'] as const) await batch(kind, 5, shape);
+    const floorBatches = async (shape: Shape) => {
       const floors = {} as Record<FloorKind, BatchResult>;
-      for (const kind of FLOORS) floors[kind] = await batch(kind, N);
+      for (const kind of FLOORS) floors[kind] = await batch(kind, N, shape);
       return floors;
     };
 
-    // Per round: floors, one scope, floors, scope per job, floors; each pipeline batch against the floors beside it.
+    // Per round and shape: floors, pipeline, floors (of that shape); each pipeline batch against the floors beside it.
     const pairs = Object.fromEntries(SHAPES.map((shape) => [shape, [] as Pair[]])) as Record<Shape, Pair[]>;
     for (let p = 0; p < PAIRS; p++) {
-      let before = await floorBatches();
       for (const shape of SHAPES) {
+        const before = await floorBatches(shape);
         const b = await batch('pipeline', N, shape);
-        const after = await floorBatches();
+        const after = await floorBatches(shape);
         pairs[shape].push({ floors: FLOORS.map((kind) => [before[kind], after[kind]] as [BatchResult, BatchResult]), pipeline: b });
         for (const kind of FLOORS) {
           const fl = (f: (r: BatchResult) => number) => (f(before[kind]) + f(after[kind])) / 2;
@@ -186,7 +213,6 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
               `worker CPU/job ${b.workerCpuMsPerJob.toFixed(0)} vs ${fl((r) => r.workerCpuMsPerJob).toFixed(0)} ms; S3 CPU/job ${b.s3CpuMsPerJob.toFixed(0)} vs ${fl((r) => r.s3CpuMsPerJob).toFixed(0)} ms`,
           );
         }
-        before = after;
       }
     }
     const batches = SHAPES.flatMap((shape) => FLOORS.map((floor, i) => ({ shape, floor, ...batchFigures(pairs[shape], i) })));
@@ -238,18 +264,25 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
       ctx.log(`  worker CPU per job           ${spread(f.workerCpuMsPerJob.ratios)}   (${ms(f.workerCpuMsPerJob.pipeline)} vs ${ms(f.workerCpuMsPerJob.floor)})`);
       ctx.log(`  S3 server CPU per job        ${ms(f.s3CpuMsPerJob.pipeline)} vs ${ms(f.s3CpuMsPerJob.floor)}`);
       ctx.log(`  Temporal server CPU per job  ${spread(f.temporalCpuMsPerJob.ratios)}   (${ms(f.temporalCpuMsPerJob.pipeline)} vs ${ms(f.temporalCpuMsPerJob.floor)})`);
+      ctx.log(`  model server CPU per job     ${ms(f.modelCpuMsPerJob.pipeline)} vs ${ms(f.modelCpuMsPerJob.floor)}`);
+      ctx.log(`  bench client CPU per job     ${ms(f.clientCpuMsPerJob.pipeline)} vs ${ms(f.clientCpuMsPerJob.floor)}`);
+      ctx.log(`  all of them, CPU per job     ${spread(f.totalCpuMsPerJob.ratios)}   (${ms(f.totalCpuMsPerJob.pipeline)} vs ${ms(f.totalCpuMsPerJob.floor)})`);
     }
-    ctx.log(
-      `one job at a time, p50         ${figures.singleJobLatencyMs.ratio.toFixed(2)}x   (${ms(figures.singleJobLatencyMs.pipeline)} vs ${ms(figures.singleJobLatencyMs.floor)})`,
-    );
-    ctx.log(
-      `startLearningJob/signalWithStart sequential ${figures.submitMs.sequential.ratio.toFixed(2)}x (${ms(figures.submitMs.sequential.startLearningJob)} vs ${ms(figures.submitMs.sequential.bare)}), 20-way ${figures.submitMs.parallel20.ratio.toFixed(2)}x (${ms(figures.submitMs.parallel20.startLearningJob)} vs ${ms(figures.submitMs.parallel20.bare)})`,
-    );
+    if (SINGLE > 0) {
+      ctx.log(
+        `one job at a time, p50         ${figures.singleJobLatencyMs.ratio.toFixed(2)}x   (${ms(figures.singleJobLatencyMs.pipeline)} vs ${ms(figures.singleJobLatencyMs.floor)})`,
+      );
+    }
+    if (SUBMIT_ROUNDS > 0) {
+      ctx.log(
+        `startLearningJob/signalWithStart sequential ${figures.submitMs.sequential.ratio.toFixed(2)}x (${ms(figures.submitMs.sequential.startLearningJob)} vs ${ms(figures.submitMs.sequential.bare)}), 20-way ${figures.submitMs.parallel20.ratio.toFixed(2)}x (${ms(figures.submitMs.parallel20.startLearningJob)} vs ${ms(figures.submitMs.parallel20.bare)})`,
+      );
+    }
     return figures;
   } finally {
     // BENCH_WORKER_LOG=FILE keeps what the pipeline worker printed (its warnings explain a slow run).
     if (process.env.BENCH_WORKER_LOG) writeFileSync(process.env.BENCH_WORKER_LOG, workers.pipeline.output());
-    await terminateAll(client, sessions);
+    await terminateAll(client, [...sessions, ...entities]);
     await connection.close();
     await Promise.all(Object.values(workers).map((w) => w.stop()));
   }
@@ -289,6 +322,7 @@ function batchFigures(pairs: Pair[], floor: number) {
   const pipeMedian = (f: (r: BatchResult) => number) => median(pairs.map((p) => f(p.pipeline)));
   const p50 = (r: BatchResult) => percentile(r.latenciesMs, 50);
   const p99 = (r: BatchResult) => percentile(r.latenciesMs, 99);
+  const totalCpu = (r: BatchResult) => r.workerCpuMsPerJob + r.s3CpuMsPerJob + r.temporalCpuMsPerJob + r.modelCpuMsPerJob + r.clientCpuMsPerJob;
   return {
     throughputRatio: median(ratio((r) => r.jobsPerSecond)),
     throughputRatios: ratio((r) => r.jobsPerSecond),
@@ -298,5 +332,8 @@ function batchFigures(pairs: Pair[], floor: number) {
     workerCpuMsPerJob: { floor: floorMean((r) => r.workerCpuMsPerJob), pipeline: pipeMedian((r) => r.workerCpuMsPerJob), ratios: ratio((r) => r.workerCpuMsPerJob) },
     s3CpuMsPerJob: { floor: floorMean((r) => r.s3CpuMsPerJob), pipeline: pipeMedian((r) => r.s3CpuMsPerJob) },
     temporalCpuMsPerJob: { floor: floorMean((r) => r.temporalCpuMsPerJob), pipeline: pipeMedian((r) => r.temporalCpuMsPerJob), ratios: ratio((r) => r.temporalCpuMsPerJob) },
+    modelCpuMsPerJob: { floor: floorMean((r) => r.modelCpuMsPerJob), pipeline: pipeMedian((r) => r.modelCpuMsPerJob) },
+    clientCpuMsPerJob: { floor: floorMean((r) => r.clientCpuMsPerJob), pipeline: pipeMedian((r) => r.clientCpuMsPerJob) },
+    totalCpuMsPerJob: { floor: floorMean(totalCpu), pipeline: pipeMedian(totalCpu), ratios: ratio(totalCpu) },
   };
 }

@@ -1,25 +1,30 @@
 /**
  * The floor's worker, as its own process so its CPU can be read from /proc: the same
- * worker settings as the main worker (createMainWorker), the floor's workflows and
- * no-op activities. Env: TEMPORAL_ADDRESS, FLOOR_TASK_QUEUE, FLOOR_BUNDLE (prebuilt code).
+ * worker settings as the main worker (createMainWorker: a second connection for the
+ * publications' index signals), the floor's workflows and no-op activities.
+ * Env: TEMPORAL_ADDRESS, FLOOR_TASK_QUEUE, FLOOR_BUNDLE (prebuilt code).
  */
+import { Client } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { floorActivities } from './activities';
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS! });
+  const address = process.env.TEMPORAL_ADDRESS!;
+  const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
+  const taskQueue = process.env.FLOOR_TASK_QUEUE!;
+  const [connection, indexConnection] = await Promise.all([NativeConnection.connect({ address }), NativeConnection.connect({ address })]);
   const worker = await Worker.create({
     connection,
-    namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
-    taskQueue: process.env.FLOOR_TASK_QUEUE!,
+    namespace,
+    taskQueue,
     workflowBundle: { codePath: process.env.FLOOR_BUNDLE! },
-    activities: floorActivities,
+    activities: floorActivities(new Client({ connection: indexConnection, namespace }), taskQueue),
     maxCachedWorkflows: 200,
   });
-  console.error(`[worker] polling task queue "${process.env.FLOOR_TASK_QUEUE}"`);
+  console.error(`[worker] polling task queue "${taskQueue}"`);
   await worker.run();
-  await connection.close();
+  await Promise.all([connection.close(), indexConnection.close()]);
 }
 
 main().then(

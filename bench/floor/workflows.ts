@@ -1,8 +1,9 @@
 /**
- * The floor of the learning-job design on a given Temporal server: a workflow pair with
- * exactly the shape of a learning job (a session entity reached by signal-with-start that
- * runs one child per segment, the child running the activities of a reviewed job that
- * creates and publishes one skill), with no-op activity bodies and nothing else.
+ * The floor of the learning-job design on a given Temporal server: the workflows of a
+ * learning job with exactly its shape (a session entity reached by signal-with-start that
+ * runs one child per segment, the child running the steps of a reviewed job that creates
+ * and publishes one skill, the publication signalling the scope's index entity, which
+ * takes the signals in bursts), with no-op activity bodies and nothing else.
  */
 import { condition, defineSignal, executeChild, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { FloorActivities } from './activities';
@@ -11,13 +12,19 @@ export interface FloorSegment {
   segmentId: string;
   jobWorkflowId: string;
   /**
-   * Every step as a task-queue activity: the job's shape when issue 8 was filed, before the
-   * S3 steps became local activities. Kept as a second yardstick.
+   * Every step as a task-queue activity, and no index entity: the job's shape when issue 8
+   * was filed, before the S3 steps became local activities. Kept as a second yardstick.
    */
   allRemote?: boolean;
+  /**
+   * The index entity the publication step signals (signal-with-start), as a job's
+   * publication signals its scope's index workflow: one per scope. Absent: none.
+   */
+  indexWorkflowId?: string;
 }
 
 export const floorSegmentSignal = defineSignal<[FloorSegment]>('submitSegment');
+export const floorIndexChangeSignal = defineSignal<[{ segmentId: string }]>('indexChange');
 
 /** The steps of a reviewed job that publishes one skill, in order, each a local or a task-queue activity as in the job. */
 export const FLOOR_JOB_STEPS = [
@@ -25,13 +32,15 @@ export const FLOOR_JOB_STEPS = [
   { name: 'reviewSession', local: false },
   { name: 'advanceCursorAndPlan', local: false },
   { name: 'recordRevision', local: true },
-  { name: 'publishRevision', local: false },
+  { name: 'publishRevision', local: false, signalsIndex: true },
   { name: 'recordJobOutcome', local: true },
 ] as const;
 
 const options = { startToCloseTimeout: '1 minute', retry: { initialInterval: '1 second', maximumInterval: '30 seconds' } } as const;
 const remote = proxyActivities<FloorActivities>(options);
 const local = proxyLocalActivities<FloorActivities>(options);
+/** As the scope index workflow's: it wakes up for a reconcile this often when no change comes. */
+const INDEX_RECONCILE_EVERY = '15 minutes';
 
 export async function floorSessionWorkflow(input: { idleTimeoutMs?: number } = {}): Promise<number> {
   const queue: FloorSegment[] = [];
@@ -48,8 +57,22 @@ export async function floorSessionWorkflow(input: { idleTimeoutMs?: number } = {
 }
 
 export async function floorJobWorkflow(segment: FloorSegment): Promise<string> {
-  for (const [step, { local: isLocal }] of FLOOR_JOB_STEPS.entries()) {
-    await (isLocal && !segment.allRemote ? local : remote).noop({ segmentId: segment.segmentId, step });
+  for (const [step, s] of FLOOR_JOB_STEPS.entries()) {
+    const indexWorkflowId = 'signalsIndex' in s && !segment.allRemote ? segment.indexWorkflowId : undefined;
+    await (s.local && !segment.allRemote ? local : remote).noop({ segmentId: segment.segmentId, step, ...(indexWorkflowId ? { indexWorkflowId } : {}) });
   }
   return segment.segmentId;
+}
+
+/** The scope index entity's shape: every change pending at a wake-up goes into one burst (a local activity). */
+export async function floorIndexWorkflow(): Promise<number> {
+  let pending = 0;
+  let bursts = 0;
+  setHandler(floorIndexChangeSignal, () => void pending++);
+  for (;;) {
+    if (!(await condition(() => pending > 0, INDEX_RECONCILE_EVERY))) return bursts;
+    pending = 0;
+    await local.noop({ segmentId: 'index', step: -1 });
+    bursts++;
+  }
 }

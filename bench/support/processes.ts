@@ -10,6 +10,21 @@ export function cpuMs(pid: number): number {
   return (ticks * 1000) / 100; // CLK_TCK is 100 on Linux
 }
 
+/** CPU time of a process and all its descendants (a service started through a launcher, such as tsx, runs in a child). */
+export function treeCpuMs(pid: number): number {
+  let total = cpuMs(pid);
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let children: string[] = [];
+    try {
+      children = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean);
+    } catch {
+      // the thread has ended
+    }
+    for (const child of children) total += treeCpuMs(Number(child));
+  }
+  return total;
+}
+
 /**
  * CPU ms per thread of a process so far, keyed `name#tid` (Linux). In a worker: the main
  * thread is `node#{pid}`, the workflow thread the busiest other `node`, V8's GC and
