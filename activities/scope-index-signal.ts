@@ -12,17 +12,66 @@ export type SignalIndex = (scopeKey: string, change: IndexChange) => Promise<boo
 /** How long a publisher waits for its change to be materialized; after that the index follows and `ackTo` is signalled. */
 const APPLY_WAIT_MS = 30_000;
 
-/** Signal-with-start through `client` (the worker's server and namespace), on the worker's task queue. */
+/** At most this many changes travel in one signal (each is a few hundred bytes). */
+export const MAX_CHANGES_PER_SIGNAL = 100;
+/** A signal that has not reached the server by then fails its changes (their activities retry), so one stuck call cannot hold a scope's queue. */
+const SIGNAL_DEADLINE_MS = 30_000;
+
+interface QueuedChange {
+  change: IndexChange;
+  sent: () => void;
+  failed: (error: unknown) => void;
+}
+
+/**
+ * Signal-with-start through `client` (the worker's server and namespace), on the worker's
+ * task queue. One signal per scope is in flight from this process at a time; the changes
+ * that arrive meanwhile go together in the next one (up to MAX_CHANGES_PER_SIGNAL, as the
+ * signal's arguments). The server takes a workflow's signals one at a time: with a signal
+ * per publication, a busy scope's publications queued there (seconds each with 100 jobs
+ * publishing at once) and each cost the index workflow a history event. Each call resolves
+ * once its change is on the server.
+ */
 export function clientIndexSignaller(client: Client, taskQueue: string): SignalIndex {
-  return async (scopeKey, change) => {
-    await client.workflow.signalWithStart(SCOPE_INDEX_WORKFLOW, {
-      workflowId: scopeIndexWorkflowId(scopeKey),
-      taskQueue,
-      args: [{ scopeKey }],
-      signal: SCOPE_INDEX_SIGNALS.change,
-      signalArgs: [change],
+  /** Scopes with a signal in flight, and the changes waiting for the next one. */
+  const queued = new Map<string, QueuedChange[]>();
+
+  const send = (scopeKey: string, changes: IndexChange[]) =>
+    client.withDeadline(Date.now() + SIGNAL_DEADLINE_MS, () =>
+      client.workflow.signalWithStart(SCOPE_INDEX_WORKFLOW, {
+        workflowId: scopeIndexWorkflowId(scopeKey),
+        taskQueue,
+        args: [{ scopeKey }],
+        signal: SCOPE_INDEX_SIGNALS.change,
+        signalArgs: changes,
+      }),
+    );
+
+  async function drain(scopeKey: string, first: QueuedChange[]): Promise<void> {
+    for (let batch = first; batch.length > 0; batch = queued.get(scopeKey)!.splice(0, MAX_CHANGES_PER_SIGNAL)) {
+      try {
+        await send(
+          scopeKey,
+          batch.map((q) => q.change),
+        );
+        for (const q of batch) q.sent();
+      } catch (error) {
+        for (const q of batch) q.failed(error);
+      }
+    }
+    queued.delete(scopeKey);
+  }
+
+  return (scopeKey, change) =>
+    new Promise<void>((sent, failed) => {
+      const waiting = queued.get(scopeKey);
+      if (waiting) {
+        waiting.push({ change, sent, failed });
+        return;
+      }
+      queued.set(scopeKey, []);
+      void drain(scopeKey, [{ change, sent, failed }]);
     });
-  };
 }
 
 /**

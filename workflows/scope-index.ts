@@ -35,8 +35,11 @@ export interface ScopeIndexState {
   reconciles: number;
 }
 
-/** "Skill X now points at revision R (or a tombstone), pointer seq N." */
-export const indexChangeSignal = defineSignal<[IndexChange]>(SCOPE_INDEX_SIGNALS.change);
+/**
+ * "Skill X now points at revision R (or a tombstone), pointer seq N", one change per
+ * argument: a worker sends the changes of its concurrent publications in one signal.
+ */
+export const indexChangeSignal = defineSignal<IndexChange[]>(SCOPE_INDEX_SIGNALS.change);
 /** Reconcile from the pointers now (operators, tests). */
 export const reconcileIndexSignal = defineSignal<[]>(SCOPE_INDEX_SIGNALS.reconcile);
 export const scopeIndexStateQuery = defineQuery<ScopeIndexState>('indexState');
@@ -95,7 +98,7 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
   for (const c of input.pending ?? []) add(c);
   let reconcileRequested = false;
   const state: ScopeIndexState = { pending: 0, bursts: 0, reconciles: 0 };
-  setHandler(indexChangeSignal, add);
+  setHandler(indexChangeSignal, (...received) => received.forEach(add));
   setHandler(reconcileIndexSignal, () => void (reconcileRequested = true));
   setHandler(scopeIndexStateQuery, () => ({ ...state, pending: changes.size }));
   // Highest seq per skill that a burst or reconcile of this run has materialized.

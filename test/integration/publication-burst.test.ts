@@ -1,15 +1,25 @@
+import type { WorkflowHandle } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { describe, expect, it, vi } from 'vitest';
 import { movePointer } from '../../activities/publisher';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
-import { clientIndexUpdater, MAX_INDEX_UPDATES_IN_FLIGHT } from '../../activities/scope-index-signal';
+import { clientIndexSignaller, clientIndexUpdater, MAX_INDEX_UPDATES_IN_FLIGHT } from '../../activities/scope-index-signal';
 import { indexChangeFor } from '../../activities/storage';
-import { nextPointer, scopeIndexWorkflowId, scopeKey as scopeKeyOf } from '../../core';
+import { nextPointer, scopeIndexWorkflowId, scopeKey as scopeKeyOf, type IndexChange } from '../../core';
 import { reconcileIndexSignal } from '../../workflows';
 import { uniqueName } from '../support/infra';
 import { activitySteps } from '../support/history';
 import { distinctSkillName, publicationProblems, sessionCreating } from '../support/publication';
 import { useMainWorker } from '../support/worker';
+
+/** The index changes each `indexChange` signal of a history carried (one per signal argument), in order. */
+function signalledChanges(history: Awaited<ReturnType<WorkflowHandle['fetchHistory']>>): IndexChange[][] {
+  const converter = defaultPayloadConverter;
+  return (history.events ?? [])
+    .filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'indexChange')
+    .map((e) => (e.workflowExecutionSignaledEventAttributes!.input?.payloads ?? []).map((p) => converter.fromPayload<IndexChange>(p)));
+}
 
 // Many learning jobs publishing into ONE app scope at once: no pile-up, no duplicates,
 // everything agents read agrees with the pointers. (No timing assertions: bench/scale.ts measures.)
@@ -80,11 +90,48 @@ describe('a burst of publications into one scope', () => {
       },
       { timeout: 30_000, interval: 200 },
     );
-    const events = ((await fx.w.client.workflow.getHandle(scopeIndexWorkflowId(scopeKey)).fetchHistory()).events ?? []).map((e) =>
-      String(temporal.api.enums.v1.EventType[e.eventType!]),
-    );
+    const history = await fx.w.client.workflow.getHandle(scopeIndexWorkflowId(scopeKey)).fetchHistory();
+    const events = (history.events ?? []).map((e) => String(temporal.api.enums.v1.EventType[e.eventType!]));
     expect(events.filter((t) => t === 'EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED')).toHaveLength(MAX_INDEX_UPDATES_IN_FLIGHT);
-    expect(events.filter((t) => t === 'EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED')).toHaveLength(CHANGES - MAX_INDEX_UPDATES_IN_FLIGHT);
+    expect(signalledChanges(history).flat()).toHaveLength(CHANGES - MAX_INDEX_UPDATES_IN_FLIGHT);
+  });
+
+  it('concurrent publications into one scope from one worker share signals (one in flight per scope); every change lands', async () => {
+    const scopeKey = scopeKeyOf({ mode: 'app', app: uniqueName('shared-signal') });
+    const signaller = clientIndexSignaller(fx.w.client, fx.w.taskQueue);
+    const CHANGES = 40;
+    const changes = await Promise.all(
+      Array.from({ length: CHANGES }, async (_, i) => {
+        const skillId = distinctSkillName(scopeKey, i);
+        const spec = { name: skillId, description: `skill ${i}`, when_to_use: 'tests', steps: ['one'], pitfalls: [] };
+        const pointer = nextPointer(undefined, { skillId, revisionId: `r-${i}`, managed: true, deleted: false, spec }, { opId: `op-${i}`, at: new Date().toISOString() });
+        return indexChangeFor((await fx.store.writeActive(scopeKey, skillId, pointer, null)).pointer);
+      }),
+    );
+    // All at once: the first goes alone, the others wait for it and go together.
+    await Promise.all(changes.map((c) => signaller(scopeKey, c)));
+    await vi.waitFor(
+      async () => {
+        const index = await fx.store.readScopeIndex(scopeKey);
+        expect(index && !index.notModified ? index.index.skills.map((e) => e.skillId).sort() : []).toEqual(changes.map((c) => c.skillId).sort());
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+    // Read after the burst that applied them: a signal that came during a workflow task enters history when the task completes.
+    const history = await fx.w.client.workflow.getHandle(scopeIndexWorkflowId(scopeKey)).fetchHistory();
+    expect(signalledChanges(history).map((args) => args.length)).toEqual([1, CHANGES - 1]);
+    expect(
+      signalledChanges(history)
+        .flat()
+        .map((c) => c.skillId)
+        .sort(),
+    ).toEqual(changes.map((c) => c.skillId).sort());
+
+    // A signal that cannot be sent fails every change that waited for it, and leaves nothing queued behind.
+    const bad = 'not a scope key';
+    const failed = await Promise.allSettled([signaller(bad, changes[0]!), signaller(bad, changes[1]!)]);
+    expect(failed.map((f) => f.status)).toEqual(['rejected', 'rejected']);
+    await expect(signaller(bad, changes[2]!)).rejects.toThrow(/not a scope key/);
   });
 
   it('the index converges after a pointer moved without its signal (a lost signal), by the reconcile', async () => {
