@@ -1,6 +1,7 @@
 import { isGrpcServiceError, WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
 import { SCOPE_INDEX_APPLY_UPDATE, SCOPE_INDEX_SIGNALS, SCOPE_INDEX_WORKFLOW, scopeIndexWorkflowId, type IndexChange } from '../core';
+import { coalescePerKey } from './coalesce-per-key';
 
 /**
  * Tells a scope's index workflow that a pointer moved (starting the workflow if needed).
@@ -17,12 +18,6 @@ export const MAX_CHANGES_PER_SIGNAL = 100;
 /** A signal that has not reached the server by then fails its changes (their activities retry), so one stuck call cannot hold a scope's queue. */
 const SIGNAL_DEADLINE_MS = 30_000;
 
-interface QueuedChange {
-  change: IndexChange;
-  sent: () => void;
-  failed: (error: unknown) => void;
-}
-
 /**
  * Signal-with-start through `client` (the worker's server and namespace), on the worker's
  * task queue. One signal per scope is in flight from this process at a time; the changes
@@ -33,45 +28,19 @@ interface QueuedChange {
  * once its change is on the server.
  */
 export function clientIndexSignaller(client: Client, taskQueue: string): SignalIndex {
-  /** Scopes with a signal in flight, and the changes waiting for the next one. */
-  const queued = new Map<string, QueuedChange[]>();
-
-  const send = (scopeKey: string, changes: IndexChange[]) =>
-    client.withDeadline(Date.now() + SIGNAL_DEADLINE_MS, () =>
-      client.workflow.signalWithStart(SCOPE_INDEX_WORKFLOW, {
-        workflowId: scopeIndexWorkflowId(scopeKey),
-        taskQueue,
-        args: [{ scopeKey }],
-        signal: SCOPE_INDEX_SIGNALS.change,
-        signalArgs: changes,
-      }),
-    );
-
-  async function drain(scopeKey: string, first: QueuedChange[]): Promise<void> {
-    for (let batch = first; batch.length > 0; batch = queued.get(scopeKey)!.splice(0, MAX_CHANGES_PER_SIGNAL)) {
-      try {
-        await send(
-          scopeKey,
-          batch.map((q) => q.change),
-        );
-        for (const q of batch) q.sent();
-      } catch (error) {
-        for (const q of batch) q.failed(error);
-      }
-    }
-    queued.delete(scopeKey);
-  }
-
-  return (scopeKey, change) =>
-    new Promise<void>((sent, failed) => {
-      const waiting = queued.get(scopeKey);
-      if (waiting) {
-        waiting.push({ change, sent, failed });
-        return;
-      }
-      queued.set(scopeKey, []);
-      void drain(scopeKey, [{ change, sent, failed }]);
-    });
+  return coalescePerKey<IndexChange>(
+    (scopeKey, changes) =>
+      client.withDeadline(Date.now() + SIGNAL_DEADLINE_MS, () =>
+        client.workflow.signalWithStart(SCOPE_INDEX_WORKFLOW, {
+          workflowId: scopeIndexWorkflowId(scopeKey),
+          taskQueue,
+          args: [{ scopeKey }],
+          signal: SCOPE_INDEX_SIGNALS.change,
+          signalArgs: changes,
+        }),
+      ),
+    MAX_CHANGES_PER_SIGNAL,
+  );
 }
 
 /**
