@@ -21,8 +21,10 @@
  *               (BENCH_FLOORS=floor,floor-without-index,issue-floor adds the job's shape
  *               without the index entity)
  *             throughput ratio = pipeline / mean(floor before, floor after); latency
- *             p50/p99 from submission to the job's close time (server clock); CPU per job
- *             of the worker process, the S3 server and the Temporal server
+ *             p50/p99 from submission to the job's close time (server clock); the
+ *             publication step's p50/p90 (start to close, from 25 jobs' histories per
+ *             batch); CPU per job of the worker process, the S3 server, the Temporal
+ *             server, the model server, this process, and all of them
  *   one job   one job at a time, alternating floor and pipeline: p50 latency ratio
  *   submit    startLearningJob vs a bare signalWithStart of the floor's session entity,
  *             sequential and 20-way, alternating rounds
@@ -37,7 +39,8 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
+import { Client, Connection, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { createSkillStore } from '../activities/storage';
 import { loadConfig } from '../client/config';
@@ -70,6 +73,8 @@ interface BatchResult {
   kind: Kind;
   jobsPerSecond: number;
   latenciesMs: number[];
+  /** Start to close of the publication step (publishRevision, or the floor's step in its place) of a sample of the batch's jobs. */
+  publicationMs: number[];
   workerCpuMsPerJob: number;
   s3CpuMsPerJob: number;
   temporalCpuMsPerJob: number;
@@ -175,9 +180,9 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
     const submitted = await Promise.all(Array.from({ length: n }, async () => ({ at: Date.now(), jobId: await submit(kind, shape) })));
     const closed = await Promise.all(submitted.map(async (s) => ({ ...s, closedAt: await closeTime(s.jobId) })));
     const end = Math.max(...closed.map((c) => c.closedAt));
-    const client = process.cpuUsage(client0);
+    const clientCpu = process.cpuUsage(client0);
     if (process.env.BENCH_THREADS === '1' && n === N) logThreads(ctx, `${kind}${shape ? ` ${shape}` : ''}`, threads0, threadCpuMs(workers[processOf(kind)].pid), n);
-    return {
+    const result = {
       kind,
       jobsPerSecond: n / ((end - t0) / 1000),
       latenciesMs: closed.map((c) => c.closedAt - c.at),
@@ -185,8 +190,12 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
       s3CpuMsPerJob: (cpuMs(s3Pid) - s30) / n,
       temporalCpuMsPerJob: (cpuMs(temporalPid) - temporal0) / n,
       modelCpuMsPerJob: (treeCpuMs(modelPid) - model0) / n,
-      clientCpuMsPerJob: (client.user + client.system) / 1000 / n,
+      clientCpuMsPerJob: (clientCpu.user + clientCpu.system) / 1000 / n,
     };
+    // Read after the CPU figures: fetching histories is not the batch's work.
+    const sample = closed.slice(0, PUBLICATION_SAMPLE);
+    const publicationMs = (await Promise.all(sample.map(async (c) => publicationStepMs(await client.workflow.getHandle(c.jobId).fetchHistory())))).flat();
+    return { ...result, publicationMs };
   }
 
   try {
@@ -261,6 +270,9 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
       ctx.log(`  throughput pipeline/floor    ${spread(f.throughputRatios)}   (${f.jobsPerSecond.pipeline.toFixed(2)} vs ${f.jobsPerSecond.floor.toFixed(2)} jobs/s)`);
       ctx.log(`  latency p50 pipeline/floor   ${spread(f.latencyP50Ms.ratios)}   (${ms(f.latencyP50Ms.pipeline)} vs ${ms(f.latencyP50Ms.floor)})`);
       ctx.log(`  latency p99 pipeline/floor   ${spread(f.latencyP99Ms.ratios)}   (${ms(f.latencyP99Ms.pipeline)} vs ${ms(f.latencyP99Ms.floor)})`);
+      ctx.log(
+        `  publication step p50 / p90   ${ms(f.publicationMs.pipeline.p50)} / ${ms(f.publicationMs.pipeline.p90)} vs ${ms(f.publicationMs.floor.p50)} / ${ms(f.publicationMs.floor.p90)}`,
+      );
       ctx.log(`  worker CPU per job           ${spread(f.workerCpuMsPerJob.ratios)}   (${ms(f.workerCpuMsPerJob.pipeline)} vs ${ms(f.workerCpuMsPerJob.floor)})`);
       ctx.log(`  S3 server CPU per job        ${ms(f.s3CpuMsPerJob.pipeline)} vs ${ms(f.s3CpuMsPerJob.floor)}`);
       ctx.log(`  Temporal server CPU per job  ${spread(f.temporalCpuMsPerJob.ratios)}   (${ms(f.temporalCpuMsPerJob.pipeline)} vs ${ms(f.temporalCpuMsPerJob.floor)})`);
@@ -302,6 +314,26 @@ async function terminateAll(client: Client, workflowIds: string[]): Promise<void
   }
 }
 
+/** Jobs per batch whose publication step is timed from their histories. */
+const PUBLICATION_SAMPLE = 25;
+const PUBLICATION_STEP = FLOOR_JOB_STEPS.findIndex((s) => s.name === 'publishRevision');
+
+/** Start to close of a job's publication step: publishRevision, or the floor's no-op at its position. */
+function publicationStepMs(history: Awaited<ReturnType<WorkflowHandle['fetchHistory']>>): number[] {
+  const events = history.events ?? [];
+  const byId = new Map(events.map((e) => [Number(e.eventId), e]));
+  const at = (e: (typeof events)[number] | undefined) => (e?.eventTime ? Number(e.eventTime.seconds) * 1000 + (e.eventTime.nanos ?? 0) / 1e6 : Number.NaN);
+  return events.flatMap((e) => {
+    const done = e.activityTaskCompletedEventAttributes;
+    if (!done) return [];
+    const scheduled = byId.get(Number(done.scheduledEventId))?.activityTaskScheduledEventAttributes;
+    const name = scheduled?.activityType?.name;
+    const input = scheduled?.input?.payloads?.[0];
+    const isPublication = name === 'publishRevision' || (name === 'noop' && input && defaultPayloadConverter.fromPayload<{ step: number }>(input).step === PUBLICATION_STEP);
+    return isPublication ? [at(e) - at(byId.get(Number(done.startedEventId)))] : [];
+  });
+}
+
 /** A batch's worker CPU per job by thread (name#tid), largest first. */
 function logThreads(ctx: BenchContext, label: string, before: Record<string, number>, after: Record<string, number>, n: number): void {
   const perJob = Object.entries(after)
@@ -333,6 +365,28 @@ function batchFigures(pairs: Pair[], floor: number) {
     s3CpuMsPerJob: { floor: floorMean((r) => r.s3CpuMsPerJob), pipeline: pipeMedian((r) => r.s3CpuMsPerJob) },
     temporalCpuMsPerJob: { floor: floorMean((r) => r.temporalCpuMsPerJob), pipeline: pipeMedian((r) => r.temporalCpuMsPerJob), ratios: ratio((r) => r.temporalCpuMsPerJob) },
     modelCpuMsPerJob: { floor: floorMean((r) => r.modelCpuMsPerJob), pipeline: pipeMedian((r) => r.modelCpuMsPerJob) },
+    publicationMs: {
+      floor: {
+        p50: percentile(
+          pairs.flatMap((p) => p.floors[floor]!.flatMap((b) => b.publicationMs)),
+          50,
+        ),
+        p90: percentile(
+          pairs.flatMap((p) => p.floors[floor]!.flatMap((b) => b.publicationMs)),
+          90,
+        ),
+      },
+      pipeline: {
+        p50: percentile(
+          pairs.flatMap((p) => p.pipeline.publicationMs),
+          50,
+        ),
+        p90: percentile(
+          pairs.flatMap((p) => p.pipeline.publicationMs),
+          90,
+        ),
+      },
+    },
     clientCpuMsPerJob: { floor: floorMean((r) => r.clientCpuMsPerJob), pipeline: pipeMedian((r) => r.clientCpuMsPerJob) },
     totalCpuMsPerJob: { floor: floorMean(totalCpu), pipeline: pipeMedian(totalCpu), ratios: ratio(totalCpu) },
   };

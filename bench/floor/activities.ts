@@ -1,4 +1,6 @@
 import type { Client } from '@temporalio/client';
+import { coalescePerKey } from '../../activities/coalesce-per-key';
+import { MAX_CHANGES_PER_SIGNAL } from '../../activities/scope-index-signal';
 
 export interface FloorStep {
   segmentId: string;
@@ -9,16 +11,14 @@ export interface FloorStep {
 
 /** The floor's activity: does nothing but what the orchestration needs (the floor measures orchestration only). */
 export function floorActivities(client: Client, taskQueue: string) {
+  // As the worker's publications do (clientIndexSignaller): one signal in flight per index entity, the rest together in the next.
+  const signalIndex = coalescePerKey<{ segmentId: string }>(
+    (workflowId, changes) => client.workflow.signalWithStart('floorIndexWorkflow', { workflowId, taskQueue, args: [], signal: 'indexChange', signalArgs: changes }),
+    MAX_CHANGES_PER_SIGNAL,
+  );
   return {
     async noop({ segmentId, indexWorkflowId }: FloorStep): Promise<void> {
-      if (!indexWorkflowId) return;
-      await client.workflow.signalWithStart('floorIndexWorkflow', {
-        workflowId: indexWorkflowId,
-        taskQueue,
-        args: [],
-        signal: 'indexChange',
-        signalArgs: [{ segmentId }],
-      });
+      if (indexWorkflowId) await signalIndex(indexWorkflowId, { segmentId });
     },
   };
 }

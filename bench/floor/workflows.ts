@@ -24,7 +24,7 @@ export interface FloorSegment {
 }
 
 export const floorSegmentSignal = defineSignal<[FloorSegment]>('submitSegment');
-export const floorIndexChangeSignal = defineSignal<[{ segmentId: string }]>('indexChange');
+export const floorIndexChangeSignal = defineSignal<{ segmentId: string }[]>('indexChange');
 
 /** The steps of a reviewed job that publishes one skill, in order, each a local or a task-queue activity as in the job. */
 export const FLOOR_JOB_STEPS = [
@@ -68,7 +68,7 @@ export async function floorJobWorkflow(segment: FloorSegment): Promise<string> {
 export async function floorIndexWorkflow(): Promise<number> {
   let pending = 0;
   let bursts = 0;
-  setHandler(floorIndexChangeSignal, () => void pending++);
+  setHandler(floorIndexChangeSignal, (...changes) => void (pending += changes.length));
   for (;;) {
     if (!(await condition(() => pending > 0, INDEX_RECONCILE_EVERY))) return bursts;
     pending = 0;
