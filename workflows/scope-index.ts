@@ -138,11 +138,7 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
   let changedSinceReconcile = false;
   const nextDue = () => new Date().getTime() + Math.min(MAX_RECONCILE_EVERY_MS, reconcileEveryMs * 2 ** Math.min(quiet, 16));
   let dueAt = input.reconcileDueAt ?? nextDue();
-  const historyFull = () => {
-    const info = workflowInfo();
-    return info.continueAsNewSuggested || info.historyLength > MAX_HISTORY_EVENTS || info.historySize > MAX_HISTORY_BYTES;
-  };
-  while (!historyFull()) {
+  while (!indexHistoryFull()) {
     const wait = dueAt - new Date().getTime();
     if (wait > 0) await condition(() => changes.size > 0 || reconcileRequested, wait);
     if (reconcileRequested || new Date().getTime() >= dueAt) {
@@ -169,6 +165,12 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
   await condition(allHandlersFinished);
   const { burst, acks } = drain();
   await continueAsNew<typeof scopeIndexWorkflow>({ scopeKey, pending: burst, waiting: acks, reconcileEveryMs, reconcileDueAt: dueAt, quietReconciles: quiet });
+}
+
+/** When an index run continues as new: before its history grows large. */
+export function indexHistoryFull(): boolean {
+  const info = workflowInfo();
+  return info.continueAsNewSuggested || info.historyLength > MAX_HISTORY_EVENTS || info.historySize > MAX_HISTORY_BYTES;
 }
 
 /**

@@ -5,7 +5,8 @@
  * and publishes one skill, the publication signalling the scope's index entity, which
  * takes the signals in bursts), with no-op activity bodies and nothing else.
  */
-import { condition, defineSignal, executeChild, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import { condition, continueAsNew, defineSignal, executeChild, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import { indexHistoryFull } from '../../workflows/scope-index';
 import type { FloorActivities } from './activities';
 
 export interface FloorSegment {
@@ -64,15 +65,17 @@ export async function floorJobWorkflow(segment: FloorSegment): Promise<string> {
   return segment.segmentId;
 }
 
-/** The scope index entity's shape: every change pending at a wake-up goes into one burst (a local activity). */
-export async function floorIndexWorkflow(): Promise<number> {
-  let pending = 0;
-  let bursts = 0;
+/**
+ * The scope index entity's shape: every change pending at a wake-up goes into one burst (a
+ * local activity), and the run continues as new before its history grows large.
+ */
+export async function floorIndexWorkflow(pendingFromLastRun = 0): Promise<void> {
+  let pending = pendingFromLastRun;
   setHandler(floorIndexChangeSignal, (...changes) => void (pending += changes.length));
-  for (;;) {
-    if (!(await condition(() => pending > 0, INDEX_RECONCILE_EVERY))) return bursts;
+  while (!indexHistoryFull()) {
+    if (!(await condition(() => pending > 0, INDEX_RECONCILE_EVERY))) return;
     pending = 0;
     await local.noop({ segmentId: 'index', step: -1 });
-    bursts++;
   }
+  await continueAsNew<typeof floorIndexWorkflow>(pending);
 }
