@@ -30,7 +30,7 @@
  *             sequential and 20-way, alternating rounds
  *
  * Env: BENCH_N (default 100), BENCH_PAIRS (default 3), BENCH_FLOORS (default floor,issue-floor), BENCH_SINGLE (default 10),
- * BENCH_SUBMIT_ROUNDS (default 3), BENCH_CPU_PROF=DIR (each worker writes V8 CPU profiles,
+ * BENCH_SUBMIT_ROUNDS (default 3), BENCH_WARMUP (jobs per kind and shape before the first batch, default 20), BENCH_CPU_PROF=DIR (each worker writes V8 CPU profiles,
  * one per thread, under DIR/pipeline and DIR/floor when it stops), BENCH_SHAPES (default
  * one-scope,scope-per-job), BENCH_WORKER_LOG=FILE (the pipeline worker's output), BENCH_THREADS=1
  * (each batch's worker CPU per job by thread: the main thread, the workflow thread, V8's
@@ -91,6 +91,8 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   const PAIRS = num('BENCH_PAIRS', 3);
   const SINGLE = num('BENCH_SINGLE', 10);
   const SUBMIT_ROUNDS = num('BENCH_SUBMIT_ROUNDS', 3);
+  // Enough jobs for V8 to have compiled the pipeline's hot code before the first measured batch (5 left the first one at about 0.75x).
+  const WARMUP = num('BENCH_WARMUP', 20);
   const profDir = process.env.BENCH_CPU_PROF;
   const prof = (kind: 'floor' | 'pipeline') => (profDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profDir, kind)}`] : []);
   if (!ensureBuild((l) => ctx.log(l))) throw new Error('throughput bench: needs a current build (npm run build)');
@@ -199,8 +201,8 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   }
 
   try {
-    ctx.log(`warm-up (5 jobs each) …`);
-    for (const shape of SHAPES) for (const kind of [...FLOORS, 'pipeline'] as const) await batch(kind, 5, shape);
+    ctx.log(`warm-up (${WARMUP} jobs each) …`);
+    for (const shape of SHAPES) for (const kind of [...FLOORS, 'pipeline'] as const) await batch(kind, WARMUP, shape);
     const floorBatches = async (shape: Shape) => {
       const floors = {} as Record<FloorKind, BatchResult>;
       for (const kind of FLOORS) floors[kind] = await batch(kind, N, shape);
