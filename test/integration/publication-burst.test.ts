@@ -26,6 +26,29 @@ function signalledChanges(history: Awaited<ReturnType<WorkflowHandle['fetchHisto
 const fx = useMainWorker({ humanGate: 'none' });
 const JOBS = 30;
 
+/** `count` live pointers written into the scope (as publications would), and their index changes. */
+async function publishedPointers(scopeKey: string, count: number): Promise<IndexChange[]> {
+  return Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const skillId = distinctSkillName(scopeKey, i);
+      const spec = { name: skillId, description: `skill ${i}`, when_to_use: 'tests', steps: ['one'], pitfalls: [] };
+      const pointer = nextPointer(undefined, { skillId, revisionId: `r-${i}`, managed: true, deleted: false, spec }, { opId: `op-${i}`, at: new Date().toISOString() });
+      return indexChangeFor((await fx.store.writeActive(scopeKey, skillId, pointer, null)).pointer);
+    }),
+  );
+}
+
+/** Waits until the scope's index lists exactly the skills of these changes. */
+async function untilIndexHolds(scopeKey: string, changes: IndexChange[]): Promise<void> {
+  await vi.waitFor(
+    async () => {
+      const index = await fx.store.readScopeIndex(scopeKey);
+      expect(index && !index.notModified ? index.index.skills.map((e) => e.skillId).sort() : []).toEqual(changes.map((c) => c.skillId).sort());
+    },
+    { timeout: 30_000, interval: 200 },
+  );
+}
+
 describe('a burst of publications into one scope', () => {
   it(`${JOBS} concurrent jobs each end with exactly one revision and one publication; index and audit agree`, async () => {
     const app = uniqueName('burst');
@@ -72,24 +95,11 @@ describe('a burst of publications into one scope', () => {
     const scopeKey = scopeKeyOf({ mode: 'app', app: uniqueName('inflight') });
     const updater = clientIndexUpdater(fx.w.client, fx.w.taskQueue);
     const CHANGES = 12; // above Temporal's default of 10 in-flight updates per workflow
-    const changes = await Promise.all(
-      Array.from({ length: CHANGES }, async (_, i) => {
-        const skillId = distinctSkillName(scopeKey, i);
-        const spec = { name: skillId, description: `skill ${i}`, when_to_use: 'tests', steps: ['one'], pitfalls: [] };
-        const pointer = nextPointer(undefined, { skillId, revisionId: `r-${i}`, managed: true, deleted: false, spec }, { opId: `op-${i}`, at: new Date().toISOString() });
-        return indexChangeFor((await fx.store.writeActive(scopeKey, skillId, pointer, null)).pointer);
-      }),
-    );
+    const changes = await publishedPointers(scopeKey, CHANGES);
     // Each change waits for its ack, as an approval's or a rollback's does (a learning job's does not).
     const acked = await Promise.all(changes.map((c) => updater(scopeKey, { ...c, ackTo: uniqueName('publisher') })));
     expect(acked.filter((a) => a === true)).toHaveLength(MAX_INDEX_UPDATES_IN_FLIGHT);
-    await vi.waitFor(
-      async () => {
-        const index = await fx.store.readScopeIndex(scopeKey);
-        expect(index && !index.notModified ? index.index.skills.map((e) => e.skillId).sort() : []).toEqual(changes.map((c) => c.skillId).sort());
-      },
-      { timeout: 30_000, interval: 200 },
-    );
+    await untilIndexHolds(scopeKey, changes);
     const history = await fx.w.client.workflow.getHandle(scopeIndexWorkflowId(scopeKey)).fetchHistory();
     const events = (history.events ?? []).map((e) => String(temporal.api.enums.v1.EventType[e.eventType!]));
     expect(events.filter((t) => t === 'EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED')).toHaveLength(MAX_INDEX_UPDATES_IN_FLIGHT);
@@ -100,23 +110,10 @@ describe('a burst of publications into one scope', () => {
     const scopeKey = scopeKeyOf({ mode: 'app', app: uniqueName('shared-signal') });
     const signaller = clientIndexSignaller(fx.w.client, fx.w.taskQueue);
     const CHANGES = 40;
-    const changes = await Promise.all(
-      Array.from({ length: CHANGES }, async (_, i) => {
-        const skillId = distinctSkillName(scopeKey, i);
-        const spec = { name: skillId, description: `skill ${i}`, when_to_use: 'tests', steps: ['one'], pitfalls: [] };
-        const pointer = nextPointer(undefined, { skillId, revisionId: `r-${i}`, managed: true, deleted: false, spec }, { opId: `op-${i}`, at: new Date().toISOString() });
-        return indexChangeFor((await fx.store.writeActive(scopeKey, skillId, pointer, null)).pointer);
-      }),
-    );
+    const changes = await publishedPointers(scopeKey, CHANGES);
     // All at once: the first goes alone, the others wait for it and go together.
     await Promise.all(changes.map((c) => signaller(scopeKey, c)));
-    await vi.waitFor(
-      async () => {
-        const index = await fx.store.readScopeIndex(scopeKey);
-        expect(index && !index.notModified ? index.index.skills.map((e) => e.skillId).sort() : []).toEqual(changes.map((c) => c.skillId).sort());
-      },
-      { timeout: 30_000, interval: 200 },
-    );
+    await untilIndexHolds(scopeKey, changes);
     // Read after the burst that applied them: a signal that came during a workflow task enters history when the task completes.
     const history = await fx.w.client.workflow.getHandle(scopeIndexWorkflowId(scopeKey)).fetchHistory();
     expect(signalledChanges(history).map((args) => args.length)).toEqual([1, CHANGES - 1]);
