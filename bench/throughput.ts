@@ -316,6 +316,8 @@ async function terminateAll(client: Client, workflowIds: string[]): Promise<void
   }
 }
 
+const p50p90 = (values: number[]) => ({ p50: percentile(values, 50), p90: percentile(values, 90) });
+
 /** Jobs per batch whose publication step is timed from their histories. */
 const PUBLICATION_SAMPLE = 25;
 const PUBLICATION_STEP = FLOOR_JOB_STEPS.findIndex((s) => s.name === 'publishRevision');
@@ -367,27 +369,10 @@ function batchFigures(pairs: Pair[], floor: number) {
     s3CpuMsPerJob: { floor: floorMean((r) => r.s3CpuMsPerJob), pipeline: pipeMedian((r) => r.s3CpuMsPerJob) },
     temporalCpuMsPerJob: { floor: floorMean((r) => r.temporalCpuMsPerJob), pipeline: pipeMedian((r) => r.temporalCpuMsPerJob), ratios: ratio((r) => r.temporalCpuMsPerJob) },
     modelCpuMsPerJob: { floor: floorMean((r) => r.modelCpuMsPerJob), pipeline: pipeMedian((r) => r.modelCpuMsPerJob) },
+    // Pooled over every batch of a kind: one job's step is the unit, not one batch's median.
     publicationMs: {
-      floor: {
-        p50: percentile(
-          pairs.flatMap((p) => p.floors[floor]!.flatMap((b) => b.publicationMs)),
-          50,
-        ),
-        p90: percentile(
-          pairs.flatMap((p) => p.floors[floor]!.flatMap((b) => b.publicationMs)),
-          90,
-        ),
-      },
-      pipeline: {
-        p50: percentile(
-          pairs.flatMap((p) => p.pipeline.publicationMs),
-          50,
-        ),
-        p90: percentile(
-          pairs.flatMap((p) => p.pipeline.publicationMs),
-          90,
-        ),
-      },
+      floor: p50p90(pairs.flatMap((p) => p.floors[floor]!.flatMap((b) => b.publicationMs))),
+      pipeline: p50p90(pairs.flatMap((p) => p.pipeline.publicationMs)),
     },
     clientCpuMsPerJob: { floor: floorMean((r) => r.clientCpuMsPerJob), pipeline: pipeMedian((r) => r.clientCpuMsPerJob) },
     totalCpuMsPerJob: { floor: floorMean(totalCpu), pipeline: pipeMedian(totalCpu), ratios: ratio(totalCpu) },
