@@ -1,4 +1,4 @@
-import { ActivityFailure, log, ParentClosePolicy, patched, proxyActivities, proxyLocalActivities, startChild, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, deprecatePatch, log, ParentClosePolicy, proxyActivities, proxyLocalActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities';
 import type { JobOutcome, RevisionSummary } from '../core/governance/types';
@@ -10,7 +10,6 @@ import { approvalWorkflow } from './approval';
 import { requireValidInput } from './input-guard';
 import { withinModelAnswerBudget } from './model-answer-budget';
 import { REVIEWER_DEADLINE, reviewerInfrastructureRetry, storageRetry } from './retry-policies';
-import { indexAcks } from './scope-index';
 
 export interface LearningJobInput {
   segment: Segment;
@@ -49,8 +48,6 @@ const reviewer = proxyActivities<Activities>({
   retry: reviewerInfrastructureRetry,
 });
 
-const INDEX_ACK_TIMEOUT = '30 seconds';
-
 /**
  * Reviews one finished session segment: delta after the cursor → review policy →
  * LLM reviewer → reconcile → gates → immutable revisions → publish or hold.
@@ -60,18 +57,17 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   requireValidInput('learning job', checkLearningJobInput(input));
   const { segment } = input;
   const jobId = workflowInfo().workflowId;
-  const indexed = indexAcks();
-  // Jobs started before this change replay with their S3 steps as (remote) activities.
-  const storage = patched('local-storage-steps') ? localStorage : remoteStorage;
+  // Retiring patches (docs/versioning.md): every job takes the new branch; the calls stay so
+  // that jobs which recorded the patches' markers replay, and go in the next release.
+  deprecatePatch('local-storage-steps');
   // The job ends once its publications are durable (pointers moved, index told); whoever
-  // waits for it waits for the index too (waitForLearningJob). Each wait here cost every
-  // job an ack signal from the index workflow and a workflow task.
-  const waitsForIndex = !patched('job-leaves-index-wait-to-client');
-  const prepared = await storage.prepareReview({ segment, indexedBefore: input.indexedBefore });
+  // waits for it waits for the index too (waitForLearningJob).
+  deprecatePatch('job-leaves-index-wait-to-client');
+  const prepared = await localStorage.prepareReview({ segment, indexedBefore: input.indexedBefore });
   const { governance } = prepared;
   const cursorAdvance = { scopeKey: prepared.scopeKey, sessionId: segment.sessionId, cursor: prepared.nextCursor, cursorEtag: prepared.cursorEtag };
   // A job that ends right after advancing the cursor records its outcome in the same activity.
-  const advanceCursor = (outcome: JobOutcome) => storage.advanceCursor({ ...cursorAdvance, at: new Date().toISOString(), outcome });
+  const advanceCursor = (outcome: JobOutcome) => localStorage.advanceCursor({ ...cursorAdvance, at: new Date().toISOString(), outcome });
   const base = { jobId, scopeKey: prepared.scopeKey, sessionId: segment.sessionId, deltaEvents: prepared.deltaEventCount };
 
   if (prepared.quarantinedAfter) {
@@ -97,7 +93,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
     decision = await withinModelAnswerBudget(() => reviewer.reviewSession({ segment, reviewedAfter: prepared.reviewedAfter, indexEtag: prepared.indexEtag }));
   } catch (err) {
     const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : (err as Error).message;
-    await storage.recordReviewFailure({
+    await localStorage.recordReviewFailure({
       scopeKey: prepared.scopeKey,
       sessionId: segment.sessionId,
       reviewedAfter: prepared.reviewedAfter,
@@ -126,7 +122,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   const revisions: RevisionSummary[] = [];
   for (const revision of plan.revisions) {
     const publishNow = revision.status === 'pending';
-    const stored = await storage.recordRevision({ revision, publishNow });
+    const stored = await localStorage.recordRevision({ revision, publishNow });
     const ref = { scopeKey: revision.scopeKey, skillId: revision.skillId, revisionId: revision.id };
     let status = revision.status;
     let indexSeq: number | undefined;
@@ -139,11 +135,10 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
         reason: revision.shadowBypassed ? 'shadow mode: published despite gate verdicts' : 'all gates passed',
         at: revision.createdAt,
         auditAction: 'promote',
-        awaitIndex: waitsForIndex,
+        awaitIndex: false,
       });
       status = r.status;
       indexSeq = r.indexSeq;
-      if (waitsForIndex) await indexed.until(revision.skillId, r.indexSeq, INDEX_ACK_TIMEOUT);
     } else if (status === 'pending_approval') {
       try {
         await startChild(approvalWorkflow, {
@@ -165,13 +160,13 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
       status,
       shadowBypassed: revision.shadowBypassed,
       reasons: revision.gates.flatMap((g) => g.reasons).concat(revision.human?.reasons ?? []),
-      ...(waitsForIndex || indexSeq === undefined ? {} : { indexSeq }),
+      ...(indexSeq === undefined ? {} : { indexSeq }),
     });
   }
   return finish({ ...base, status: 'reviewed', reason: decision.skip_reason || 'reviewer proposed changes', cursorAdvanced: true, revisions, dropped: plan.dropped });
 
   async function finish(outcome: JobOutcome): Promise<JobOutcome> {
-    await storage.recordJobOutcome({ outcome, at: new Date().toISOString() });
+    await localStorage.recordJobOutcome({ outcome, at: new Date().toISOString() });
     return outcome;
   }
 

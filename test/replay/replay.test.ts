@@ -11,6 +11,8 @@ import { readHistories } from './history-files';
  * (docs/versioning.md).
  */
 const HISTORIES = readHistories(join(__dirname, 'histories'));
+/** Histories of executions that a retired patch no longer serves (docs/versioning.md, "Retiring a patch"). */
+const RETIRED = readHistories(join(__dirname, 'retired'));
 const EXPECTED = [
   'approval-approved',
   'approval-waiting',
@@ -18,7 +20,7 @@ const EXPECTED = [
   'experiment-continued-as-new',
   'experiment-last-run',
   'experiment-time-limit',
-  'learning-job-before-local-steps',
+  'learning-job-patch-markers',
   'learning-job',
   'rollback',
   'scope-index-before-local-bursts',
@@ -26,8 +28,8 @@ const EXPECTED = [
   'session',
 ];
 
-async function replay(bundle: WorkflowBundleOption, names?: string[]): Promise<{ name: string; error?: Error }[]> {
-  const chosen = HISTORIES.filter((h) => !names || names.includes(h.name));
+async function replay(bundle: WorkflowBundleOption, names?: string[], histories = HISTORIES): Promise<{ name: string; error?: Error }[]> {
+  const chosen = histories.filter((h) => !names || names.includes(h.name));
   const out: { name: string; error?: Error }[] = [];
   // One replay per history: the same workflow id appears in several (the runs of one experiment).
   for (const h of chosen) {
@@ -64,6 +66,20 @@ describe('replay of recorded histories', () => {
     const results = await replay(await workflowBundle());
     expect(results.map((r) => r.name).sort()).toEqual([...EXPECTED].sort());
     expect(results.filter((r) => r.error).map((r) => `${r.name}: ${r.error!.message}`)).toEqual([]);
+  });
+
+  it('retiring a patch: learning jobs that recorded its marker replay; a job started before the patch no longer does (why an upgrade lets those finish first)', async () => {
+    const patchMarkers = (name: string) =>
+      HISTORIES.find((h) => h.name === name)!
+        .history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
+        .map((e) => JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]!.data!).toString()) as { id: string; deprecated: boolean });
+    const ids = ['local-storage-steps', 'job-leaves-index-wait-to-client'];
+    expect(patchMarkers('learning-job-patch-markers')).toEqual(ids.map((id) => ({ id, deprecated: false })));
+    expect(patchMarkers('learning-job')).toEqual(ids.map((id) => ({ id, deprecated: true })));
+
+    expect(RETIRED.map((h) => h.name)).toEqual(['learning-job-before-local-steps']);
+    const [retired] = await replay(await workflowBundle(), undefined, RETIRED);
+    expect(retired!.error?.name).toBe('DeterminismViolationError');
   });
 
   it('versioning: an approval changed with patched() still replays the approvals recorded before the change; the same change unguarded does not', async () => {
