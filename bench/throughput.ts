@@ -47,7 +47,7 @@ import { loadConfig } from '../client/config';
 import { startLearningJob } from '../client/learning';
 import { readState } from '../infra';
 import { REPO_ROOT, stateDir } from '../infra/paths';
-import { ensureBuild } from '../scripts/build-state';
+import { DIST, ensureBuild } from '../scripts/build-state';
 import { scopeIndexWorkflowId } from '../core/learning/revision-id';
 import { FLOOR_JOB_STEPS } from './floor/workflows';
 import { distinctSkillName, sessionCreating } from '../test/support/publication';
@@ -115,7 +115,9 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
       env: { EVOLUTION_TASK_QUEUE: pipeQueue, EVOLUTION_HUMAN_GATE: 'none', EVOLUTION_SHADOW_MODE: 'false' },
       readyLine: '[worker] polling',
     }),
-    floor: await startProcess(process.execPath, [...prof('floor'), '--require', 'tsx/cjs', join(__dirname, 'floor', 'worker.ts')], {
+    // Compiled, as the pipeline's worker is: under tsx, every function the workflow thread
+    // compiles (the SDK compiles one per promise) also went through tsx's source-map hooks.
+    floor: await startProcess(process.execPath, [...prof('floor'), join(DIST, 'bench', 'floor', 'worker.js')], {
       cwd: REPO_ROOT,
       env: { FLOOR_TASK_QUEUE: floorQueue, FLOOR_BUNDLE: floorBundle },
       readyLine: '[worker] polling',

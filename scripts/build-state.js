@@ -24,7 +24,7 @@ const LOCK = join(DIST, '.build-lock');
 /** The prebuilt workflow bundle the worker loads with `workflowBundle: { codePath }`. */
 const WORKFLOW_BUNDLE = join(DIST, 'workflow-bundle.js');
 /** What the build reads: a change to any of these makes dist/ stale. */
-const SOURCE_DIRS = ['core', 'activities', 'workflows', 'workers', 'client', 'infra', 'scripts'];
+const SOURCE_DIRS = ['core', 'activities', 'workflows', 'workers', 'client', 'infra', 'scripts', 'bench/floor'];
 const SOURCE_FILES = ['package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
 
 function newestMtime(dir) {
