@@ -49,6 +49,14 @@ const reviewer = proxyActivities<Activities>({
 });
 
 /**
+ * Patches this workflow no longer branches on, whose markers jobs started on 2026-12-01 to
+ * 2026-12-02 code (`567f723` to `5885af8`) carry: the S3 steps whose re-run is harmless run as
+ * local activities; the job ends once its publications are durable, and whoever waits for
+ * it waits for the index too (waitForLearningJob).
+ */
+const RETIRED_PATCHES = ['local-storage-steps', 'job-leaves-index-wait-to-client'] as const;
+
+/**
  * Reviews one finished session segment: delta after the cursor → review policy →
  * LLM reviewer → reconcile → gates → immutable revisions → publish or hold.
  * The workflow id is a function of the segment, so a duplicate submission is deduplicated.
@@ -57,12 +65,10 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   requireValidInput('learning job', checkLearningJobInput(input));
   const { segment } = input;
   const jobId = workflowInfo().workflowId;
-  // Retiring patches (docs/versioning.md): every job takes the new branch; the calls stay so
-  // that jobs which recorded the patches' markers replay, and go in the next release.
-  deprecatePatch('local-storage-steps');
-  // The job ends once its publications are durable (pointers moved, index told); whoever
-  // waits for it waits for the index too (waitForLearningJob).
-  deprecatePatch('job-leaves-index-wait-to-client');
+  // Retired patches (docs/versioning.md): every job takes the branches they introduced. A
+  // job that recorded their markers must issue the same marker commands when it replays; a
+  // replay without them issues none, and a live execution makes no call, so records none.
+  if (workflowInfo().unsafe.isReplaying) for (const id of RETIRED_PATCHES) deprecatePatch(id);
   const prepared = await localStorage.prepareReview({ segment, indexedBefore: input.indexedBefore });
   const { governance } = prepared;
   const cursorAdvance = { scopeKey: prepared.scopeKey, sessionId: segment.sessionId, cursor: prepared.nextCursor, cursorEtag: prepared.cursorEtag };
