@@ -11,7 +11,7 @@ import { readHistories, type RecordedHistory } from './history-files';
  * (docs/versioning.md).
  */
 const HISTORIES = readHistories(join(__dirname, 'histories'));
-/** Histories of executions that a retired patch no longer serves (docs/versioning.md, "Retiring a patch"). */
+/** Histories of executions that a retired patch no longer serves (docs/versioning.md, "Retired patches"). */
 const RETIRED = readHistories(join(__dirname, 'retired'));
 const EXPECTED = [
   'approval-approved',
