@@ -71,4 +71,36 @@ export default tseslint.config(
   },
   { files: ['test/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   { files: ['workflows/**/*.ts', 'core/**/*.ts'], rules: deterministic },
+  // Imports go downward only: activities/ import core/ (never workflows/, the client or the
+  // workers); the client reaches workflows through workflows/index. What two layers share (ids,
+  // result shapes, helpers) lives in core/.
+  {
+    files: ['activities/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/workflows', '**/workflows/**', '**/client/**', '**/workers/**'],
+              message: 'activities import core/ only: move what they share with workflows or the client into core/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['client/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/workflows/*'], message: 'the client reaches workflows through workflows/index (the workflows and their messages); shared helpers live in core/.' },
+          ],
+        },
+      ],
+    },
+  },
 );

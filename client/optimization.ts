@@ -27,8 +27,8 @@ import {
 import { experimentReader, type EvaluationRecord, type ExperimentRecord, type ReflectionRecord } from '../activities/gepa/records';
 import { isNonRetryableStorageError, PreconditionConflictError, type SkillStore } from '../activities/storage';
 import { experimentProgressQuery, experimentWorkflow, type ExperimentProgress, type ExperimentReport } from '../workflows';
-import { failureMessage } from '../workflows/gepa/failure';
-import { experimentWorkflowId } from '../workflows/gepa/ids';
+import { failureMessage } from '../core/failure-message';
+import { experimentWorkflowId } from '../core/gepa/ids';
 import { InputError, NotFoundError, parseInput, StateError } from './errors';
 
 export interface OptimizationDeps {

@@ -20,17 +20,25 @@ import type { Activities } from '../activities';
 import { completedResult, ExperimentRequestSchema, failedResult, initSearchState, LOG_TAIL_LIMIT, winnerOf, type ExperimentResult, type GepaSearchState } from '../core';
 import { checkExperimentInput } from '../core/workflow-inputs';
 import { withDeadline } from './gepa/deadline';
-import { failureMessage } from './gepa/failure';
+import { failureMessage } from '../core/failure-message';
 import { experimentProgressQuery } from './gepa/progress-query';
 import { runHoldout, submitWinner } from './gepa/finish';
-import { experimentIdFromWorkflowId } from './gepa/ids';
+import { experimentIdFromWorkflowId } from '../core/gepa/ids';
 import { runSearch, type SearchHolder } from './gepa/search';
 import { requireValidInput } from './input-guard';
 import { storageRetry } from './retry-policies';
-import type { ContinuedExperiment, ExperimentContext, ExperimentPhase, ExperimentProgress, ExperimentReport, ExperimentWorkflowInput, SubmissionOutcome } from './gepa/types';
+import type {
+  ContinuedExperiment,
+  ExperimentContext,
+  ExperimentPhase,
+  ExperimentProgress,
+  ExperimentReport,
+  ExperimentWorkflowInput,
+  SubmissionOutcome,
+} from '../core/gepa/experiment-types';
 
 export { evaluationBatchWorkflow } from './gepa/evaluation';
-export type { ExperimentProgress, ExperimentReport, ExperimentWorkflowInput } from './gepa/types';
+export type { ExperimentProgress, ExperimentReport, ExperimentWorkflowInput } from '../core/gepa/experiment-types';
 
 export { experimentProgressQuery };
 

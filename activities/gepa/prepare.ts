@@ -12,7 +12,7 @@ import {
 import { withStoreErrors } from '../errors';
 import { canonicalJson } from '../storage/canonical-json';
 import { experimentKey, type SkillStore } from '../storage';
-import type { DatasetIndex } from '../../workflows/gepa/types';
+import type { DatasetIndex } from '../../core/gepa/experiment-types';
 import type { DatasetCache } from './dataset-cache';
 import { invalidRequest } from './failures';
 import { putOnce } from './records';

@@ -17,9 +17,9 @@ import { boundText, EvaluationSchema, IterationLogEntrySchema, meanScore, redact
 import { sameJson } from '../storage/canonical-json';
 import { experimentKey, experimentPrefix, experimentRecordKey, experimentRecordsPrefix, mapLimit, PreconditionConflictError, type ObjectStore, type SkillStore } from '../storage';
 import { withStoreErrors } from '../errors';
-import { recordIds } from '../../workflows/gepa/ids';
-import { objectiveMeans } from '../../workflows/gepa/objectives';
-import type { ExperimentReport, SplitName } from '../../workflows/gepa/types';
+import { recordIds } from '../../core/gepa/ids';
+import { objectiveMeans } from '../../core/gepa/objectives';
+import type { ExperimentReport, SplitName } from '../../core/gepa/experiment-types';
 import { GEPA_NON_RETRYABLE } from './failures';
 
 /** Cap of each stored output/feedback/trace, in UTF-8 bytes (as the reference stores them). */

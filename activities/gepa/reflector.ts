@@ -4,8 +4,8 @@ import { buildReflectionMessages, ReflectionAnswerSchema, screenProposal, type E
 import { structuredCompletion } from '../llm/structured-call';
 import { experimentRecordKey, type SkillStore } from '../storage';
 import { withStoreErrors } from '../errors';
-import { recordIds } from '../../workflows/gepa/ids';
-import type { ReflectInput } from '../../workflows/gepa/types';
+import { recordIds } from '../../core/gepa/ids';
+import type { ReflectInput } from '../../core/gepa/experiment-types';
 import type { DatasetCache } from './dataset-cache';
 import { GEPA_NON_RETRYABLE } from './failures';
 import { experimentReader } from './records';

@@ -5,7 +5,7 @@ import { withStoreErrors } from '../errors';
 import { existingSkillsOf } from '../existing-skills';
 import { recordActivities as revisionRecorder } from '../record';
 import type { SkillStore } from '../storage';
-import { submissionJobId } from '../../workflows/gepa/ids';
+import { submissionJobId } from '../../core/gepa/ids';
 import { GEPA_NON_RETRYABLE } from './failures';
 
 export interface SubmitCandidateInput {

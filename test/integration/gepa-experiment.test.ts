@@ -6,7 +6,7 @@ import { getExperiment, readExperimentRecords, runExperiment, startExperiment, w
 import { decideRevision } from '../../client/approvals';
 import { InputError, StateError } from '../../client/errors';
 import { experimentWorkflow, type ExperimentReport } from '../../workflows';
-import { submissionJobId } from '../../workflows/gepa/ids';
+import { submissionJobId } from '../../core/gepa/ids';
 import { STORED_TEXT_MAX_BYTES } from '../../activities/gepa/records';
 import { utf8ByteLength } from '../../core';
 import { uniqueName } from '../support/infra';

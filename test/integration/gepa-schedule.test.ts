@@ -5,7 +5,7 @@ import { decideRevision } from '../../client/approvals';
 import { InputError } from '../../client/errors';
 import { createExperimentSchedule, deleteExperimentSchedule, describeExperimentSchedule, listExperimentSchedules } from '../../client/schedules';
 import type { ExperimentReport } from '../../workflows';
-import { submissionJobId } from '../../workflows/gepa/ids';
+import { submissionJobId } from '../../core/gepa/ids';
 import { uniqueName } from '../support/infra';
 import { seedManagedSkill, startGepaHarness, weatherDataset, weatherRequest, type GepaHarness } from '../support/gepa';
 

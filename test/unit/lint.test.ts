@@ -36,6 +36,18 @@ describe('lint', () => {
     expect(await restricted('activities/example.ts')).toEqual([]);
   });
 
+  it('keeps imports downward: activities never import workflows/, the client only workflows/index', async () => {
+    const upward = async (filePath: string, imports: string[]) => {
+      const [result] = await eslint.lintText(`${imports.map((spec, i) => `export * as m${i} from '${spec}';`).join('\n')}\n`, { filePath: `${REPO_ROOT}/${filePath}` });
+      return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.line);
+    };
+    expect(
+      await upward('activities/gepa/example.ts', ['../../core/gepa/ids', '../../workflows', '../../workflows/gepa/ids', '../../client/approvals', '../../workers/main']),
+    ).toEqual([2, 3, 4, 5]);
+    expect(await upward('client/example.ts', ['../core/gepa/ids', '../workflows', '../workflows/gepa/ids', '../activities/storage'])).toEqual([3]);
+    expect(await upward('workers/example.ts', ['../workflows/gepa/ids'])).toEqual([]);
+  });
+
   it('the whole tree has no lint errors', async () => {
     const results = await eslint.lintFiles(['.']);
     const errors = results.flatMap((r) => r.messages.filter((m) => m.severity === 2).map((m) => `${r.filePath.slice(REPO_ROOT.length + 1)}:${m.line} ${m.ruleId}: ${m.message}`));

@@ -6,8 +6,8 @@ import { checkEvaluationBatchInput } from '../../core/workflow-inputs';
 import { requireValidInput } from '../input-guard';
 import { evaluatorRetry, storageRetry } from '../retry-policies';
 import { chunk, mapConcurrent } from './concurrency';
-import { objectiveMeans } from './objectives';
-import type { EvaluationBatchInput, EvaluationBatchResult } from './types';
+import { objectiveMeans } from '../../core/gepa/objectives';
+import type { EvaluationBatchInput, EvaluationBatchResult } from '../../core/gepa/experiment-types';
 
 // Loading cases and writing the record are short S3 calls: local activities save two
 // server round trips per batch (they are still recorded, and retried, by Temporal).

@@ -5,10 +5,10 @@ import { assessPromotion, chargeMetricCalls, holdoutCalls, seedCandidate, winner
 import { approvalWorkflowId } from '../../core/governance';
 import { approvalWorkflow } from '../approval';
 import { storageRetry } from '../retry-policies';
-import { failureMessage } from './failure';
-import { recordIds } from './ids';
+import { failureMessage } from '../../core/failure-message';
+import { recordIds } from '../../core/gepa/ids';
 import { evaluateBatch } from './search';
-import type { ExperimentContext, SubmissionOutcome } from './types';
+import type { ExperimentContext, SubmissionOutcome } from '../../core/gepa/experiment-types';
 
 const storage = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: storageRetry });
 

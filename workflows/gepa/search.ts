@@ -19,10 +19,10 @@ import {
   type SkillSpec,
 } from '../../core';
 import { modelCallRetry } from '../retry-policies';
-import { failureMessage } from './failure';
+import { failureMessage } from '../../core/failure-message';
 import { evaluationBatchWorkflow } from './evaluation';
-import { evaluationWorkflowId, recordIds } from './ids';
-import type { EvaluationBatchInput, EvaluationBatchResult, ExperimentContext, SplitName } from './types';
+import { evaluationWorkflowId, recordIds } from '../../core/gepa/ids';
+import type { EvaluationBatchInput, EvaluationBatchResult, ExperimentContext, SplitName } from '../../core/gepa/experiment-types';
 
 // The reflector is retried a few times (malformed answers, 5xx); then the iteration is
 // recorded as invalid_reflection and the search goes on.

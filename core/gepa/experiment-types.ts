@@ -2,7 +2,7 @@
  * Shapes shared by the experiment workflow, its activities and the client. Types only
  * (plus nothing that runs), so workflow code may import them.
  */
-import type { ExperimentResult, GepaOptions, GepaSearchState, ProposalScreening, RevisionStatus, Scope, SkillComponent, SkillSpec } from '../../core';
+import type { ExperimentResult, GepaOptions, GepaSearchState, ProposalScreening, RevisionStatus, Scope, SkillComponent, SkillSpec } from '../index';
 
 /** The splits of a frozen dataset as the workflow carries them: ids only, cases stay in S3. */
 export interface DatasetIndex {
