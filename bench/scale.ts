@@ -17,7 +17,7 @@ import { startLearningJob, waitForLearningJob } from '../client/learning';
 import { rollbackSkill } from '../client/rollback';
 import { SkillRepository } from '../client/skill-repository';
 import { nextPointer, type EvolutionConfig, type Revision, type SessionEvent } from '../core';
-import { approvalWorkflowId } from '../core/governance';
+import { approvalWorkflowId } from '../core/workflow-ids';
 import { approvalWorkflow } from '../workflows';
 import { startMainWorker, type RunningWorker } from '../workers/in-process';
 import { distinctSkillName, sessionCreating } from '../test/support/publication';

@@ -48,7 +48,7 @@ import { startLearningJob } from '../client/learning';
 import { readState } from '../infra';
 import { REPO_ROOT, stateDir } from '../infra/paths';
 import { DIST, ensureBuild } from '../scripts/build-state';
-import { scopeIndexWorkflowId } from '../core/learning/revision-id';
+import { scopeIndexWorkflowId } from '../core/workflow-ids';
 import { FLOOR_JOB_STEPS } from './floor/workflows';
 import { distinctSkillName, sessionCreating } from '../test/support/publication';
 import { cpuMs, startProcess, threadCpuMs, treeCpuMs, type StartedProcess } from './support/processes';

@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { redactSecrets, skillDiff, type Revision, type RevisionStatus, isLivePointer } from '../core';
-import { approvalWorkflowId } from '../core/governance';
+import { approvalWorkflowId } from '../core/workflow-ids';
 import type { SkillStore } from '../activities/storage';
 import { approvalStatusQuery, approvalWorkflow, decideUpdate, type ApprovalResult } from '../workflows';
 import { NotFoundError, StateError } from './errors';

@@ -1,6 +1,6 @@
 import { WorkflowFailedError, WorkflowNotFoundError, type Client, type WorkflowExecutionStatusName } from '@temporalio/client';
 import type { SkillStore, StoredJobOutcome } from '../activities/storage';
-import { parseLearningJobWorkflowId } from '../core/learning';
+import { parseLearningJobWorkflowId } from '../core/workflow-ids';
 import type { JobOutcome, SessionAuditEvent } from '../core/governance';
 import { InputError, NotFoundError } from './errors';
 

@@ -1,10 +1,11 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { LearningJobRequestSchema, redactOutcome, SessionEventsSchema, scopeKey as scopeKeyOf, type EvolutionConfig, type LearningJobRequest, type Segment } from '../core';
-import { learningJobWorkflowId, publicationsOf, segmentIdFor, sessionWorkflowId, type JobOutcome } from '../core/governance';
+import { publicationsOf, segmentIdFor, type JobOutcome } from '../core/governance';
 import type { SkillStore } from '../activities/storage';
 import { submitSegmentSignal, sessionWorkflow } from '../workflows';
 import { InputError, parseInput } from './errors';
 import { storeSessionEvents } from './payloads';
+import { learningJobWorkflowId, sessionWorkflowId } from '../core/workflow-ids';
 
 export interface StartedLearningJob {
   sessionWorkflowId: string;

@@ -28,7 +28,7 @@ import { experimentReader, type EvaluationRecord, type ExperimentRecord, type Re
 import { isNonRetryableStorageError, PreconditionConflictError, type SkillStore } from '../activities/storage';
 import { experimentProgressQuery, experimentWorkflow, type ExperimentProgress, type ExperimentReport } from '../workflows';
 import { failureMessage } from '../core/failure-message';
-import { experimentWorkflowId } from '../core/gepa/ids';
+import { experimentWorkflowId } from '../core/workflow-ids';
 import { InputError, NotFoundError, parseInput, StateError } from './errors';
 
 export interface OptimizationDeps {

@@ -1,6 +1,7 @@
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { redactSecrets, type EvolutionConfig } from '../core';
+import { rollbackWorkflowId } from '../core/workflow-ids';
 import { rollbackWorkflow, type RollbackResult } from '../workflows';
 import { InputError, StateError } from './errors';
 
@@ -13,7 +14,7 @@ export async function rollbackSkill(
   try {
     return await deps.client.workflow.execute(rollbackWorkflow, {
       taskQueue: deps.config.temporal.taskQueue,
-      workflowId: `rollback/${input.scopeKey}/${input.skillId}/${randomUUID()}`,
+      workflowId: rollbackWorkflowId(input.scopeKey, input.skillId, randomUUID()),
       // The comment goes into workflow history and the audit trail: credentials never do.
       args: [{ ...input, ...(input.comment !== undefined ? { comment: redactSecrets(input.comment) } : {}) }],
       searchAttributes: { EvolutionScopeKey: [input.scopeKey], EvolutionSkillId: [input.skillId], EvolutionKind: ['rollback'] },

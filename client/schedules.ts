@@ -8,7 +8,7 @@ import { parseDuration, type EvolutionConfig } from '../core';
 import { ACTIVE_PARENT } from '../activities/gepa/prepare';
 import type { SkillStore } from '../activities/storage';
 import { experimentWorkflow } from '../workflows';
-import { scheduledExperimentWorkflowId } from '../core/gepa/ids';
+import { scheduledExperimentWorkflowId } from '../core/workflow-ids';
 import { InputError, NotFoundError, StateError } from './errors';
 import { resolveRequest } from './optimization';
 

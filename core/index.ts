@@ -7,3 +7,4 @@ export * from './learning';
 export * from './gepa';
 export * from './revision-lifecycle';
 export * from './publication';
+export * from './workflow-ids';

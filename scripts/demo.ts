@@ -10,7 +10,7 @@ import { rollbackSkill } from '../client/rollback';
 import { SkillRepository } from '../client/skill-repository';
 import { SkillLoadTool } from '../client/skill-load-tool';
 import { scopeMetrics } from '../client/metrics';
-import { approvalWorkflowId } from '../core/governance';
+import { approvalWorkflowId } from '../core/workflow-ids';
 import { makeWeatherDataset, parseSkillMarkdown } from '../core';
 import { putDataset, runExperiment } from '../client/optimization';
 import { reportText } from '../client/cli/format-experiment';

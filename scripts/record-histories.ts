@@ -30,6 +30,7 @@ import {
 } from '../core';
 import { infraEnv, infraUp } from '../infra';
 import { REPO_ROOT } from '../infra/paths';
+import { rollbackWorkflowId } from '../core/workflow-ids';
 import { writeHistoryFile } from '../test/replay/history-files';
 import { exampleSession } from '../test/support/sessions';
 import { createEvaluatorWorker } from '../workers/evaluator';
@@ -156,7 +157,7 @@ async function main(): Promise<void> {
 
     // Rollback of a skill with an earlier revision.
     const skill = await skillWithTwoRevisions(store, stamp);
-    const rollbackId = `rollback/${skill.scopeKey}/${skill.skillId}/replay-${stamp}`;
+    const rollbackId = rollbackWorkflowId(skill.scopeKey, skill.skillId, `replay-${stamp}`);
     await w.client.workflow
       .execute(rollbackWorkflow, {
         taskQueue: w.config.temporal.taskQueue,

@@ -23,7 +23,7 @@ import { withDeadline } from './gepa/deadline';
 import { failureMessage } from '../core/failure-message';
 import { experimentProgressQuery } from './gepa/progress-query';
 import { runHoldout, submitWinner } from './gepa/finish';
-import { experimentIdFromWorkflowId } from '../core/gepa/ids';
+import { experimentIdFromWorkflowId } from '../core/workflow-ids';
 import { runSearch, type SearchHolder } from './gepa/search';
 import { requireValidInput } from './input-guard';
 import { storageRetry } from './retry-policies';

@@ -2,7 +2,7 @@ import { ActivityFailure, deprecatePatch, log, ParentClosePolicy, proxyActivitie
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities';
 import type { JobOutcome, RevisionSummary } from '../core/governance/types';
-import { approvalWorkflowId } from '../core/learning/revision-id';
+import { approvalWorkflowId } from '../core/workflow-ids';
 import { operationId } from '../core/publication/operations';
 import type { IndexedPublication, Segment } from '../core';
 import { checkLearningJobInput } from '../core/workflow-inputs';

@@ -2,9 +2,8 @@ import { ChildWorkflowFailure, condition, continueAsNew, defineQuery, defineSign
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { IndexedPublication, Segment } from '../core';
 import type { JobOutcome } from '../core/governance/types';
-import { learningJobWorkflowId } from '../core/governance/ids';
+import { learningJobWorkflowId, malformedSegmentJobTarget } from '../core/workflow-ids';
 import { publicationsOf } from '../core/governance/published';
-import { shortHash } from '../core/skills/hash';
 import { checkSegment, checkSessionInput } from '../core/workflow-inputs';
 import { requireValidInput } from './input-guard';
 import { learningJobWorkflow } from './learning-job';
@@ -80,21 +79,12 @@ function segmentIdOf(segment: unknown): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-/**
- * The job's workflow id and scope key. A segment too malformed to name its job (bad scope
- * key, missing ids) gets one under this session, from a hash of its content: the job
- * still runs, and fails at once on its input check, visibly, where the platform looks for
- * the session's jobs.
- */
+/** The job's workflow id and scope key (a malformed segment's job runs under this session). */
 function jobTargetFor(segment: Segment): { workflowId: string; scopeKey: string } {
   const problems: string[] = [];
   checkSegment(problems, 'segment', segment);
   if (problems.length === 0) return { workflowId: learningJobWorkflowId(segment), scopeKey: segment.scopeKey };
-  const sessionPart = workflowInfo().workflowId.replace(/^session\//, ''); // {scopeKey}/{sessionId}
-  return {
-    workflowId: `learning/${sessionPart}/invalid-${shortHash(JSON.stringify(segment) ?? 'undefined')}`,
-    scopeKey: sessionPart.slice(0, Math.max(0, sessionPart.lastIndexOf('/'))),
-  };
+  return malformedSegmentJobTarget(workflowInfo().workflowId, segment);
 }
 
 async function runJob(segment: Segment, indexedBefore: IndexedPublication[]): Promise<{ outcome: SessionState['lastOutcome']; published: IndexedPublication[] }> {

@@ -1,12 +1,6 @@
-// Deterministic ids of the learning path (zod-free: workflow code imports this file directly).
-import { learningJobWorkflowId as jobIdFor } from '../learning/revision-id';
-import type { Outcome, Segment } from '../schemas';
+// The segment id (zod-free: workflow code may import this file directly). Workflow ids: core/workflow-ids.ts.
+import type { Outcome } from '../schemas';
 import { sha256Hex } from '../skills/hash';
-
-/** The learning job's workflow id: a function of the segment, so duplicates are deduplicated. */
-export function learningJobWorkflowId(segment: Pick<Segment, 'sessionId' | 'segmentId'> & { scopeKey: string }): string {
-  return jobIdFor(segment.scopeKey, segment.sessionId, segment.segmentId);
-}
 
 /**
  * The segment id deduplication relies on: the first 32 hex characters of

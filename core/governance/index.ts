@@ -2,9 +2,7 @@
 export * from './types';
 export * from './build-revision';
 export * from './plan';
-export { approvalWorkflowId, sessionWorkflowId } from '../learning/revision-id';
-
-export { learningJobWorkflowId, segmentIdFor } from './ids';
+export { segmentIdFor } from './ids';
 
 export * from './job-outcome-schema';
 export * from './published';

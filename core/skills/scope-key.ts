@@ -24,6 +24,13 @@ export function isSafeSegment(id: string): boolean {
   return SAFE_SEGMENT.test(id);
 }
 
+const SCOPE_KEY = /^(global|apps\/[^/]+|users\/[^/]+\/[^/]+)$/;
+
+/** True for keys produced by scopeKey(): `global`, `apps/{seg}`, `users/{seg}/{seg}` with safe segments. */
+export function isScopeKey(key: string): boolean {
+  return SCOPE_KEY.test(key) && key.split('/').slice(1).every(isSafeSegment);
+}
+
 export class ScopeError extends Error {
   override name = 'ScopeError';
 }

@@ -1,4 +1,4 @@
-import { isScopeKey } from '../learning/revision-id';
+import { isScopeKey } from '../skills/scope-key';
 import { isObject, numberField, objectField, oneOfField, stringField, type Problems } from './fields';
 
 export const SCOPE_MODES = ['none', 'app', 'user'] as const;

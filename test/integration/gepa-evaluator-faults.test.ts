@@ -5,7 +5,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { resolveRequest, runExperiment, startExperiment } from '../../client/optimization';
 import { StateError } from '../../client/errors';
 import { experimentWorkflow } from '../../workflows';
-import { experimentWorkflowId } from '../../core/gepa/ids';
+import { experimentWorkflowId } from '../../core/workflow-ids';
 import { uniqueName } from '../support/infra';
 import { publishNewRevision, seedManagedSkill, startGepaHarness, weatherDataset, weatherRequest, type GepaHarness } from '../support/gepa';
 

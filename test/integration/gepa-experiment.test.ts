@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkflowFailedError } from '@temporalio/client';
-import { approvalWorkflowId } from '../../core/governance';
+import { approvalWorkflowId } from '../../core/workflow-ids';
 import { holdoutCalls, revisionIdFor, WEATHER_SEED_SKILL, type ExperimentRequestInput } from '../../core';
 import { getExperiment, readExperimentRecords, runExperiment, startExperiment, waitForExperiment } from '../../client/optimization';
 import { decideRevision } from '../../client/approvals';

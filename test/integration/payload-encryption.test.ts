@@ -8,8 +8,7 @@ import { startCodecServer, type RunningCodecServer } from '../../client/codec/se
 import { connectTemporal } from '../../client/connection';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { createSkillStore } from '../../activities/storage';
-import { approvalWorkflowId } from '../../core/governance';
-import { scopeIndexWorkflowId } from '../../core/learning';
+import { approvalWorkflowId, scopeIndexWorkflowId } from '../../core/workflow-ids';
 import type { EvolutionConfig } from '../../core';
 import { sdkMarkerMetadata, withoutSdkMarkerMetadata } from '../support/history';
 import { realServices, uniqueName } from '../support/infra';

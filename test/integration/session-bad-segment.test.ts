@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
-import { sessionWorkflowId } from '../../core/governance';
+import { sessionWorkflowId } from '../../core/workflow-ids';
 import { shortHash } from '../../core/skills/hash';
 import { scopeKey as scopeKeyOf } from '../../core';
 import { sessionWorkflow, submitSegmentSignal } from '../../workflows';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SkillStore } from '../../activities/storage';
 import type { RunningWorker } from '../../workers/in-process';
-import { approvalWorkflowId } from '../../core/governance';
+import { approvalWorkflowId } from '../../core/workflow-ids';
 import { scopeKey as scopeKeyOf, skillIdForName, type Scope, type SkillSpec } from '../../core';
 import { approvalWorkflow } from '../../workflows';
 import { tokenSha256, type Role } from '../../client/console/users';

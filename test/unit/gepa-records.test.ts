@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { STORED_TEXT_MAX_BYTES, storedEvaluation } from '../../activities/gepa/records';
 import { utf8ByteLength } from '../../core';
-import { experimentIdFromWorkflowId, experimentWorkflowId, recordIds } from '../../core/gepa/ids';
+import { recordIds } from '../../core/gepa/ids';
 import { objectiveMeans } from '../../core/gepa/objectives';
+import { experimentIdFromWorkflowId, experimentWorkflowId } from '../../core/workflow-ids';
 
 describe('experiment records', () => {
   it('stores each output, feedback and trace redacted and capped at 16 KiB (head and tail kept, UTF-8 safe)', () => {

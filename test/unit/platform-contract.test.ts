@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scopeKey, ScopeKeySchema } from '../../core';
-import { learningJobWorkflowId, segmentIdFor, sessionWorkflowId } from '../../core/governance';
+import { segmentIdFor } from '../../core/governance';
 import { REPO_ROOT } from '../../infra/paths';
+import { learningJobWorkflowId, sessionWorkflowId } from '../../core/workflow-ids';
 
 // The documented forms of docs/platform-contract.md, checked against the code.
 // Table cells are compared with their padding collapsed: a formatter may realign the columns.

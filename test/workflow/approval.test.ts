@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createActivities } from '../../activities';
 import { clientIndexSignaller } from '../../activities/scope-index-signal';
 import { decideRevision } from '../../client/approvals';
-import { approvalWorkflowId } from '../../core/governance';
+import { approvalWorkflowId } from '../../core/workflow-ids';
 import { approvalStatusQuery, approvalWorkflow, decideSignal, decideUpdate, type ApprovalResult } from '../../workflows';
 import { uniqueName } from '../support/infra';
 import { sampleSpec, startTimeSkipping, storeHeldRevision, type TimeSkippingHarness } from '../support/time-skipping';

@@ -1,6 +1,6 @@
 import { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approvalWorkflowId } from '../../core/governance';
+import { approvalWorkflowId } from '../../core/workflow-ids';
 import { experimentWorkflow, type ApprovalResult, type ExperimentReport } from '../../workflows';
 import { createEvaluatorWorker } from '../../workers/evaluator';
 import { uniqueName } from '../support/infra';

@@ -2,7 +2,7 @@ import { ParentClosePolicy, proxyActivities, startChild } from '@temporalio/work
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../../activities';
 import { assessPromotion, chargeMetricCalls, holdoutCalls, seedCandidate, winnerOf, type Evidence, type GepaSearchState, type PromotionAssessment } from '../../core';
-import { approvalWorkflowId } from '../../core/governance';
+import { approvalWorkflowId } from '../../core/workflow-ids';
 import { approvalWorkflow } from '../approval';
 import { storageRetry } from '../retry-policies';
 import { failureMessage } from '../../core/failure-message';

@@ -21,8 +21,9 @@ import {
 import { modelCallRetry } from '../retry-policies';
 import { failureMessage } from '../../core/failure-message';
 import { evaluationBatchWorkflow } from './evaluation';
-import { evaluationWorkflowId, recordIds } from '../../core/gepa/ids';
+import { recordIds } from '../../core/gepa/ids';
 import type { EvaluationBatchInput, EvaluationBatchResult, ExperimentContext, SplitName } from '../../core/gepa/experiment-types';
+import { evaluationWorkflowId } from '../../core/workflow-ids';
 
 // The reflector is retried a few times (malformed answers, 5xx); then the iteration is
 // recorded as invalid_reflection and the search goes on.
