@@ -10,9 +10,10 @@ import {
   type PointerTarget,
   type PublicationDecision,
   type Revision,
+  type RollbackRequest,
   type RevisionStatus,
 } from '../core';
-import type { RevisionRef } from '../core/governance';
+import type { RevisionRef, RollbackResult } from '../core/governance';
 import { NON_RETRYABLE, withStoreErrors } from './errors';
 import { whileHeartbeating } from './heartbeat';
 import type { SignalIndex } from './scope-index-signal';
@@ -48,15 +49,8 @@ export interface PublishResult {
   indexSeq?: number;
 }
 
-export interface RollbackSkillInput {
-  scopeKey: string;
-  skillId: string;
-  targetRevisionId?: string;
-  reviewer: string;
-  comment?: string;
-  at: string;
-  opId: string;
-}
+/** The rollback workflow's request, with its workflow time and operation id. */
+export type RollbackSkillInput = RollbackRequest & { at: string; opId: string };
 
 export interface PointerOperation {
   scopeKey: string;
@@ -239,7 +233,7 @@ export function publisherActivities({ store, signalIndex }: { store: SkillStore;
     });
   }
 
-  async function rollbackSkill(input: RollbackSkillInput): Promise<{ skillId: string; restoredRevisionId: string; archivedRevisionId?: string; indexSeq?: number }> {
+  async function rollbackSkill(input: RollbackSkillInput): Promise<RollbackResult & { indexSeq?: number }> {
     return withStoreErrors(() =>
       whileHeartbeating(async () => {
         const fail = (msg: string) => ApplicationFailure.nonRetryable(msg, NON_RETRYABLE.rollback);

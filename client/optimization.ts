@@ -20,6 +20,7 @@ import {
   submissionParentProblem,
   type Dataset,
   type DatasetRef,
+  type DatasetSplit,
   type EvolutionConfig,
   type ExperimentRequest,
   type IterationLogEntry,
@@ -84,10 +85,7 @@ export function readJsonFile(path: string, what: string): unknown {
 }
 
 /** `evolution dataset put FILE`. `submitProblems` says why the dataset cannot back a submission (fewer than 10 cases in a split). */
-export async function putDatasetFile(
-  store: SkillStore,
-  path: string,
-): Promise<{ dataset: DatasetRef; cases: Record<'feedback' | 'validation' | 'holdout', number>; submitProblems: string[] }> {
+export async function putDatasetFile(store: SkillStore, path: string): Promise<{ dataset: DatasetRef; cases: Record<DatasetSplit, number>; submitProblems: string[] }> {
   const { dataset, problems } = await putDataset(store, readJsonFile(path, 'dataset file'));
   return {
     dataset: { id: dataset.id, version: dataset.version },

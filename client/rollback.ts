@@ -1,8 +1,10 @@
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { redactSecrets, type EvolutionConfig } from '../core';
+import { failureMessage } from '../core/failure-message';
 import { rollbackWorkflowId } from '../core/workflow-ids';
-import { rollbackWorkflow, type RollbackResult } from '../workflows';
+import type { RollbackResult } from '../core/governance';
+import { rollbackWorkflow } from '../workflows';
 import { InputError, StateError } from './errors';
 
 /** Rolls a skill back (to the latest archived revision, or a chosen one) through a durable workflow. */
@@ -21,11 +23,7 @@ export async function rollbackSkill(
     });
   } catch (e) {
     // Surface the activity's own message ("no archived revision …") rather than the wrapper's.
-    if (e instanceof WorkflowFailedError) {
-      let cause: Error | undefined = e.cause;
-      while ((cause as { cause?: Error } | undefined)?.cause) cause = (cause as { cause?: Error }).cause;
-      throw new StateError(cause?.message ?? e.message);
-    }
+    if (e instanceof WorkflowFailedError) throw new StateError(failureMessage(e));
     throw e;
   }
 }

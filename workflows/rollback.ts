@@ -1,6 +1,7 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { RollbackRequest } from '../core';
+import type { RollbackResult } from '../core/governance/types';
 import { checkRollbackInput } from '../core/workflow-inputs';
 import { requireValidInput } from './input-guard';
 import { storageRetry } from './retry-policies';
@@ -10,11 +11,7 @@ import { indexAcks } from './scope-index';
 /** A chosen archived revision (`targetRevisionId`), or by default the latest archived one. */
 export type RollbackInput = RollbackRequest;
 
-export interface RollbackResult {
-  skillId: string;
-  restoredRevisionId: string;
-  archivedRevisionId?: string;
-}
+export type { RollbackResult };
 
 const { rollbackSkill } = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', heartbeatTimeout: '15 seconds', retry: storageRetry });
 

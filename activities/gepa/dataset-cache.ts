@@ -1,4 +1,4 @@
-import type { Case, Dataset } from '../../core';
+import type { Case, Dataset, DatasetRef } from '../../core';
 import type { SkillStore } from '../storage';
 import { ApplicationFailure } from '@temporalio/activity';
 import { GEPA_NON_RETRYABLE } from './failures';
@@ -12,7 +12,7 @@ const MAX_ENTRIES = 16;
 export function datasetCache(store: SkillStore) {
   const entries = new Map<string, Promise<Dataset | undefined>>();
 
-  async function get(ref: { id: string; version: string }): Promise<Dataset> {
+  async function get(ref: DatasetRef): Promise<Dataset> {
     const key = `${ref.id}\u0000${ref.version}`;
     let entry = entries.get(key);
     if (!entry) {
@@ -30,7 +30,7 @@ export function datasetCache(store: SkillStore) {
   }
 
   /** The cases with these ids, in the order given. */
-  async function cases(ref: { id: string; version: string }, caseIds: readonly string[]): Promise<Case[]> {
+  async function cases(ref: DatasetRef, caseIds: readonly string[]): Promise<Case[]> {
     const dataset = await get(ref);
     const byId = new Map([...dataset.feedback, ...dataset.validation, ...dataset.holdout].map((c) => [c.id, c]));
     const missing = caseIds.filter((id) => !byId.has(id));

@@ -2,20 +2,21 @@ import {
   datasetProblems,
   isLivePointer,
   scopeKey as scopeKeyOf,
-  sha256Hex,
   submissionParentProblem,
   type Case,
   type Dataset,
+  type DatasetRef,
   type EvolutionConfig,
   type ExperimentRequest,
 } from '../../core';
 import { withStoreErrors } from '../errors';
 import { canonicalJson } from '../storage/canonical-json';
+import { sha256Hex } from '../storage/sha256';
 import { experimentKey, type SkillStore } from '../storage';
 import type { DatasetIndex } from '../../core/gepa/experiment-types';
 import type { DatasetCache } from './dataset-cache';
 import { invalidRequest } from './failures';
-import { putOnce } from './records';
+import { putRecord } from './records';
 
 /** `parentRevisionId: 'active'` means "whatever is active when the run starts" (scheduled runs). */
 export const ACTIVE_PARENT = 'active';
@@ -105,12 +106,12 @@ export function prepareActivities({ config, store, datasets }: { config: Evoluti
         },
         ...(parentRevisionId !== undefined ? { parentRevisionId } : {}),
       };
-      await withStoreErrors(() => putOnce(store.objects, experimentKey(input.experimentId), record));
+      await withStoreErrors(() => putRecord(store.objects, experimentKey(input.experimentId), record));
       return { scopeKey, dataset: index, parentRevisionId, defaultEvaluatorTaskQueue: config.temporal.evaluatorTaskQueue };
     },
 
     /** Cases of one evaluation batch, for the evaluator (only the batch's workflow history holds them). */
-    async loadExperimentCases(input: { dataset: { id: string; version: string }; caseIds: string[] }): Promise<Case[]> {
+    async loadExperimentCases(input: { dataset: DatasetRef; caseIds: string[] }): Promise<Case[]> {
       return datasets.cases(input.dataset, input.caseIds);
     },
   };

@@ -11,16 +11,14 @@
  * Keys are deterministic and writes are create-only (the same content again is fine), so
  * every activity here is idempotent under Temporal retries.
  */
-import { ApplicationFailure } from '@temporalio/activity';
 import { z } from 'zod';
 import { boundText, EvaluationSchema, IterationLogEntrySchema, meanScore, redactSecrets, type Evaluation, type GepaSearchState, type IterationLogEntry } from '../../core';
-import { sameJson } from '../storage/canonical-json';
-import { experimentKey, experimentPrefix, experimentRecordKey, experimentRecordsPrefix, mapLimit, PreconditionConflictError, type ObjectStore, type SkillStore } from '../storage';
+import { experimentKey, experimentPrefix, experimentRecordKey, experimentRecordsPrefix, mapLimit, putOnce, type ObjectStore, type SkillStore } from '../storage';
 import { withStoreErrors } from '../errors';
 import { recordIds } from '../../core/gepa/ids';
 import { objectiveMeans } from '../../core/gepa/objectives';
-import type { ExperimentReport, SplitName } from '../../core/gepa/experiment-types';
-import { GEPA_NON_RETRYABLE } from './failures';
+import type { ExperimentReport } from '../../core/gepa/experiment-types';
+import { DATASET_SPLITS, type DatasetSplit } from '../../core/gepa/splits';
 
 /** Cap of each stored output/feedback/trace, in UTF-8 bytes (as the reference stores them). */
 export const STORED_TEXT_MAX_BYTES = 16 * 1024;
@@ -47,7 +45,7 @@ export const EvaluationRecordSchema = z.object({
   recordId: z.string(),
   phase: z.string(),
   iteration: z.number().int().optional(),
-  split: z.enum(['feedback', 'validation', 'holdout']),
+  split: z.enum(DATASET_SPLITS),
   candidateId: z.string(),
   seed: z.number().int(),
   caseIds: z.array(z.string()),
@@ -80,15 +78,11 @@ export const ReflectionRecordSchema = z.looseObject({
 export type ReflectionRecord = z.infer<typeof ReflectionRecordSchema>;
 
 /** Create-only; the same value already stored is success, a different one a non-retryable conflict. */
-export async function putOnce(objects: ObjectStore, key: string, value: object): Promise<void> {
-  try {
-    await objects.putCreateOnly(key, value);
-  } catch (error) {
-    if (!(error instanceof PreconditionConflictError)) throw error;
-    const stored = await objects.getJson(key, z.unknown());
-    if (stored && sameJson(stored.value, JSON.parse(JSON.stringify(value)))) return;
-    throw ApplicationFailure.nonRetryable(`${key} already exists with different content (experiment records are write-once)`, GEPA_NON_RETRYABLE.record);
-  }
+export async function putRecord(objects: ObjectStore, key: string, value: object): Promise<void> {
+  await putOnce(objects, key, JSON.parse(JSON.stringify(value)) as object, {
+    schema: z.object({}).passthrough(),
+    conflict: () => `${key} already exists with different content (experiment records are write-once)`,
+  });
 }
 
 export interface RecordEvaluationInput {
@@ -96,7 +90,7 @@ export interface RecordEvaluationInput {
   recordId: string;
   phase: string;
   iteration?: number;
-  split: SplitName;
+  split: DatasetSplit;
   candidateId: string;
   seed: number;
   caseIds: string[];
@@ -123,19 +117,19 @@ export function recordActivities({ store }: { store: SkillStore }) {
         summary: { count: scores.length, total: scores.reduce((a, b) => a + b, 0), mean: meanScore(scores), objectives: objectiveMeans(input.evaluations) },
         recordedAt: input.at,
       };
-      await withStoreErrors(() => putOnce(objects, experimentRecordKey(input.experimentId, input.recordId), record));
+      await withStoreErrors(() => putRecord(objects, experimentRecordKey(input.experimentId, input.recordId), record));
     },
 
     /** Iteration log entries not yet stored, and a checkpoint of the search state. */
     async recordExperimentProgress(input: { experimentId: string; entries: IterationLogEntry[]; state: GepaSearchState }): Promise<void> {
       await withStoreErrors(async () => {
-        await mapLimit(input.entries, 8, (entry) => putOnce(objects, experimentRecordKey(input.experimentId, recordIds.iterationLog(entry.iteration)), entry));
+        await mapLimit(input.entries, 8, (entry) => putRecord(objects, experimentRecordKey(input.experimentId, recordIds.iterationLog(entry.iteration)), entry));
         await objects.put(experimentStateKey(input.experimentId), input.state);
       });
     },
 
     async recordExperimentResult({ report }: { report: ExperimentReport }): Promise<void> {
-      await withStoreErrors(() => putOnce(objects, experimentResultKey(report.experimentId), report));
+      await withStoreErrors(() => putRecord(objects, experimentResultKey(report.experimentId), report));
     },
   };
 }

@@ -4,7 +4,7 @@ import { SessionAuditEventSchema, type SessionAuditEvent } from '../../core/gove
 import { PreconditionConflictError } from './errors';
 import { parseInput } from './input';
 import { auditKey, auditPrefix, sessionAuditKey, sessionAuditPrefix } from './keys';
-import { mapLimit } from './map-limit';
+import { mapLimit } from '../../core/concurrency';
 import type { ObjectStore } from './object-store';
 
 /**

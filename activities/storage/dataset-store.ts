@@ -1,10 +1,9 @@
 import type { z } from 'zod';
 import { DatasetSchema, type Dataset } from '../../core';
-import { sameJson } from './canonical-json';
-import { PreconditionConflictError } from './errors';
 import { parseInput } from './input';
 import { datasetKey } from './keys';
 import type { ObjectStore } from './object-store';
+import { putOnce } from './put-once';
 
 /** Frozen GEPA datasets: a (id, version) is written once and never changes. */
 export function datasetStore(objects: ObjectStore) {
@@ -12,18 +11,10 @@ export function datasetStore(objects: ObjectStore) {
   async function putDataset(input: z.input<typeof DatasetSchema>): Promise<Dataset> {
     const dataset = parseInput(DatasetSchema, input, 'dataset');
     const key = datasetKey(dataset.id, dataset.version);
-    try {
-      await objects.putCreateOnly(key, dataset);
-      return dataset;
-    } catch (error) {
-      if (!(error instanceof PreconditionConflictError)) throw error;
-      const stored = await objects.getJson(key, DatasetSchema);
-      if (stored && sameJson(stored.value, dataset)) return stored.value;
-      throw new PreconditionConflictError(key, error.condition, {
-        message: `dataset ${dataset.id} version ${dataset.version} is frozen and differs from the one given; publish a new version`,
-        retryable: false,
-      });
-    }
+    return putOnce(objects, key, dataset, {
+      schema: DatasetSchema,
+      conflict: () => `dataset ${dataset.id} version ${dataset.version} is frozen and differs from the one given; publish a new version`,
+    });
   }
 
   async function getDataset(id: string, version: string): Promise<Dataset | undefined> {

@@ -1,4 +1,4 @@
-import { isSafeSegment, safeSegment } from '../../core';
+import { isScopeKey, safeSegment } from '../../core';
 import { InvalidStorageRequestError } from './errors';
 
 /**
@@ -10,12 +10,7 @@ import { InvalidStorageRequestError } from './errors';
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 export function checkedScopeKey(scopeKey: string): string {
-  const parts = scopeKey.split('/');
-  const ok =
-    (parts.length === 1 && parts[0] === 'global') ||
-    (parts.length === 2 && parts[0] === 'apps' && isSafeSegment(parts[1])) ||
-    (parts.length === 3 && parts[0] === 'users' && isSafeSegment(parts[1]) && isSafeSegment(parts[2]));
-  if (!ok) throw new InvalidStorageRequestError(`not a scope key: ${JSON.stringify(scopeKey)} (expected global, apps/{app} or users/{app}/{user})`);
+  if (!isScopeKey(scopeKey)) throw new InvalidStorageRequestError(`not a scope key: ${JSON.stringify(scopeKey)} (expected global, apps/{app} or users/{app}/{user})`);
   return scopeKey;
 }
 

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { PayloadRef } from '../../core';
 import { NotFoundError, PayloadIntegrityError, PreconditionConflictError } from './errors';
 import { payloadKey } from './keys';
 import type { ObjectStore } from './object-store';
+import { sha256Hex } from './sha256';
 
 /** Claim-check storage for inputs too big for workflow history, addressed by content hash. */
 const CACHED_PAYLOADS = 64;
@@ -51,7 +51,3 @@ export function payloadStore(objects: ObjectStore) {
 }
 
 export type PayloadStore = ReturnType<typeof payloadStore>;
-
-function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}

@@ -1,19 +1,15 @@
 import { z } from 'zod';
 import { RevisionSchema, revisionStatus, scopeKey as scopeKeyOf, type ActivePointer, type Revision, type RevisionStatus } from '../../core';
+import type { RevisionRef } from '../../core/governance/types';
 import { illegalTransitionMessage, judgeTransition } from '../../core/revision-lifecycle';
 import { sameJson } from './canonical-json';
 import { retryOnConflict } from './cas-retry';
-import { IllegalTransitionError, InvalidStorageRequestError, NotFoundError, PreconditionConflictError } from './errors';
+import { IllegalTransitionError, InvalidStorageRequestError, NotFoundError } from './errors';
 import { parseInput } from './input';
 import { revisionKey, revisionLocatorKey, revisionsPrefix, skillsPrefix } from './keys';
-import { mapLimit } from './map-limit';
+import { mapLimit } from '../../core/concurrency';
 import type { ObjectStore } from './object-store';
-
-export interface RevisionRef {
-  scopeKey: string;
-  skillId: string;
-  revisionId: string;
-}
+import { putOnce } from './put-once';
 
 /** Fields a status transition may change; everything else is immutable content (invariant 3). */
 export const MUTABLE_REVISION_FIELDS = ['status', 'updatedAt', 'history', 'gates', 'human', 'shadowBypassed', 'promotedAt'] as const;
@@ -52,18 +48,10 @@ export function revisionStore(objects: ObjectStore, pointerOf: (scopeKey: string
   async function writeLocator(rev: Revision): Promise<void> {
     const key = revisionLocatorKey(rev.id);
     const locator = { scopeKey: rev.scopeKey, skillId: rev.skillId };
-    try {
-      await objects.putCreateOnly(key, locator);
-    } catch (error) {
-      if (!(error instanceof PreconditionConflictError)) throw error;
-      const existing = await objects.getJson(key, RevisionLocatorSchema);
-      if (existing && !sameJson(existing.value, locator)) {
-        throw new PreconditionConflictError(key, error.condition, {
-          message: `revision id ${rev.id} already belongs to skill ${existing.value.skillId} in ${existing.value.scopeKey}`,
-          retryable: false,
-        });
-      }
-    }
+    await putOnce(objects, key, locator, {
+      schema: RevisionLocatorSchema,
+      conflict: (existing) => `revision id ${rev.id} already belongs to skill ${existing.skillId} in ${existing.scopeKey}`,
+    });
   }
 
   /**
@@ -78,18 +66,11 @@ export function revisionStore(objects: ObjectStore, pointerOf: (scopeKey: string
     }
     const key = revisionKey(rev.scopeKey, rev.skillId, rev.id);
     await writeLocator(rev);
-    try {
-      await objects.putCreateOnly(key, rev);
-      return rev;
-    } catch (error) {
-      if (!(error instanceof PreconditionConflictError)) throw error;
-      const stored = await objects.getJson(key, RevisionSchema);
-      if (stored && sameJson(immutableContent(stored.value), immutableContent(rev))) return stored.value;
-      throw new PreconditionConflictError(key, error.condition, {
-        message: `revision ${rev.id} already exists at ${key} with different content (revisions are immutable)`,
-        retryable: false,
-      });
-    }
+    return putOnce(objects, key, rev, {
+      schema: RevisionSchema,
+      same: (stored, written) => sameJson(immutableContent(stored), immutableContent(written)),
+      conflict: () => `revision ${rev.id} already exists at ${key} with different content (revisions are immutable)`,
+    });
   }
 
   /** Oldest first (by createdAt, then id), each with its derived status (one pointer read). */

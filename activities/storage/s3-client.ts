@@ -5,7 +5,8 @@ import type { EvolutionConfig } from '../../core';
 import { NETWORK_ERROR_CODES } from '../network-errors';
 import { readCaBundle } from '../tls';
 import { parseErrorBody } from './s3-xml';
-import { canonicalQuery, createSigner, EMPTY_PAYLOAD_HASH, sha256Hex, uriEncode } from './sigv4';
+import { sha256Hex } from './sha256';
+import { canonicalQuery, createSigner, EMPTY_PAYLOAD_HASH, uriEncode } from './sigv4';
 
 export type S3Settings = EvolutionConfig['s3'];
 

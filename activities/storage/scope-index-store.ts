@@ -1,11 +1,22 @@
 import { z } from 'zod';
-import { applyIndexChanges, indexIncludes, isLivePointer, reconcileIndex, type ActivePointer, type IndexChange, type IndexContent, type IndexedPublication } from '../../core';
+import {
+  applyIndexChanges,
+  indexIncludes,
+  isLivePointer,
+  reconcileIndex,
+  type ActivePointer,
+  type IndexChange,
+  type IndexContent,
+  type IndexedPublication,
+  type IndexEntry,
+} from '../../core';
 import { retryOnConflict } from './cas-retry';
 import { PreconditionConflictError } from './errors';
 import { scopeIndexKey } from './keys';
-import { mapLimit } from './map-limit';
+import { mapLimit } from '../../core/concurrency';
 import { parseJson, type ObjectStore } from './object-store';
 import type { PointerStore } from './pointer-store';
+import type { Same } from '../../core/same-type';
 
 export const ScopeIndexEntrySchema = z.object({
   skillId: z.string(),
@@ -33,6 +44,13 @@ export const ScopeIndexSchema = z.object({
   removed: z.array(z.object({ skillId: z.string(), seq: z.number().int().nonnegative() })).default([]),
 });
 export type ScopeIndex = z.infer<typeof ScopeIndexSchema>;
+
+// The stored index and core's index as data (what applyIndexChanges works on) are one shape:
+// if either changes, these lines fail to compile.
+const _entryMatchesCore: Same<ScopeIndexEntry, IndexEntry> = true;
+const _contentMatchesCore: Same<Pick<ScopeIndex, 'skills' | 'removed'>, IndexContent> = true;
+void _entryMatchesCore;
+void _contentMatchesCore;
 
 export type ScopeIndexRead = { notModified: true } | { notModified?: false; index: ScopeIndex; etag: string };
 

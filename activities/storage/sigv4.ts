@@ -1,4 +1,5 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { sha256Hex } from './sha256';
 
 /**
  * AWS Signature Version 4 for S3 requests (header-based, signed payload hash), per
@@ -22,11 +23,7 @@ export interface RequestToSign {
   payloadHash: string;
 }
 
-export const EMPTY_PAYLOAD_HASH = createHash('sha256').update('').digest('hex');
-
-export function sha256Hex(body: Uint8Array | string): string {
-  return createHash('sha256').update(body).digest('hex');
-}
+export const EMPTY_PAYLOAD_HASH = sha256Hex('');
 
 /** RFC 3986 percent-encoding, as SigV4 wants it (encodeURIComponent leaves !'()* alone). */
 export function uriEncode(value: string): string {

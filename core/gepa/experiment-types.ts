@@ -2,7 +2,8 @@
  * Shapes shared by the experiment workflow, its activities and the client. Types only
  * (plus nothing that runs), so workflow code may import them.
  */
-import type { ExperimentResult, GepaOptions, GepaSearchState, ProposalScreening, RevisionStatus, Scope, SkillComponent, SkillSpec } from '../index';
+import type { DatasetRef, ExperimentResult, GepaOptions, GepaSearchState, ProposalScreening, RevisionStatus, Scope, SkillComponent, SkillSpec } from '../index';
+import type { DatasetSplit } from './splits';
 
 /** The splits of a frozen dataset as the workflow carries them: ids only, cases stay in S3. */
 export interface DatasetIndex {
@@ -67,7 +68,7 @@ export interface SubmissionOutcome {
 /** The experiment's result (core's ExperimentResult) plus where it ran and what submission did. */
 export type ExperimentReport = ExperimentResult & {
   workflowId: string;
-  dataset: { id: string; version: string };
+  dataset: DatasetRef;
   parentRevisionId?: string;
   submission: SubmissionOutcome;
   startedAt: string;
@@ -92,8 +93,6 @@ export interface ExperimentProgress {
   runs: number;
 }
 
-export type SplitName = 'feedback' | 'validation' | 'holdout';
-
 /** One evaluation batch: a candidate on some cases of one split under one seed. */
 export interface EvaluationBatchInput {
   experimentId: string;
@@ -101,8 +100,8 @@ export interface EvaluationBatchInput {
   recordId: string;
   phase: string;
   iteration?: number;
-  dataset: { id: string; version: string };
-  split: SplitName;
+  dataset: DatasetRef;
+  split: DatasetSplit;
   caseIds: string[];
   candidateId: string;
   spec: SkillSpec;
@@ -124,7 +123,7 @@ export interface EvaluationBatchResult {
 export interface ReflectInput {
   experimentId: string;
   iteration: number;
-  dataset: { id: string; version: string };
+  dataset: DatasetRef;
   parentSpec: SkillSpec;
   component: SkillComponent;
   /** The parent's minibatch evaluation record. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RevisionActionSchema, RevisionStatusSchema, ScopeKeySchema } from '../schemas';
 import type { JobOutcome } from './types';
+import type { Same } from '../same-type';
 
 /** One failed review of a delta (a job that could not get a usable answer from the reviewer). */
 export const ReviewFailureSchema = z.object({ jobId: z.string(), reason: z.string(), at: z.string() });
@@ -39,7 +40,6 @@ export const JobOutcomeSchema = z.object({
   quarantinedAfter: z.array(ReviewFailureSchema).optional().describe('Status quarantined: the failed reviews (jobs) after which this delta was stepped over.'),
 });
 
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 // If JobOutcome changes, this line fails to compile: update JobOutcomeSchema (and `npm run schemas`).
 const _schemaMatchesType: Same<z.output<typeof JobOutcomeSchema>, JobOutcome> = true;
 void _schemaMatchesType;

@@ -7,6 +7,13 @@ export interface RevisionRef {
   revisionId: string;
 }
 
+/** What a rollback did: the revision it restored and the one it archived (if any). */
+export interface RollbackResult {
+  skillId: string;
+  restoredRevisionId: string;
+  archivedRevisionId?: string;
+}
+
 export interface RevisionSummary {
   revisionId: string;
   skillId: string;

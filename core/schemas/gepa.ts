@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { ScopeSchema } from './scope';
 import { SkillComponentSchema, SkillSpecSchema, type SkillSpec } from './skill';
+import { DATASET_SPLITS, type DatasetSplit } from '../gepa/splits';
 
 /** Submission needs enough evidence in every split (reference: minimumPromotionCases). */
 export const MIN_CASES_PER_SPLIT_FOR_SUBMIT = 10;
 /** Upper bound on a spec's text, counted in Unicode code points (as the reference does). */
 export const MAX_SPEC_CHARS = 64 * 1024;
 
-export const DATASET_SPLITS = ['feedback', 'validation', 'holdout'] as const;
-export type DatasetSplit = (typeof DATASET_SPLITS)[number];
+export { DATASET_SPLITS, type DatasetSplit } from '../gepa/splits';
 
 /** One frozen task. `input`/`expected` are any JSON the application's evaluator understands. */
 export const CaseSchema = z.object({

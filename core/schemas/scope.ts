@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SAFE_SEGMENT_SOURCE } from '../skills/scope-key';
 
 /** Who shares a skill library: everyone (none), one app, or one user of one app. */
 export const ScopeModeSchema = z.enum(['none', 'app', 'user']);
@@ -21,7 +22,7 @@ export type Scope = z.infer<typeof ScopeSchema>;
  * digits, `.`, `_`, `-`, starting with a letter or digit, at most 64 characters),
  * otherwise `id-{16 hex of sha256(identifier)}` (see core/skills/scope-key).
  */
-export const SCOPE_KEY_SEGMENT = '[A-Za-z0-9][A-Za-z0-9._-]{0,63}';
+export const SCOPE_KEY_SEGMENT = SAFE_SEGMENT_SOURCE;
 /** `global`, `apps/{app}` or `users/{app}/{user}`. */
 export const SCOPE_KEY_PATTERN = new RegExp(`^(?:global|apps/${SCOPE_KEY_SEGMENT}|users/${SCOPE_KEY_SEGMENT}/${SCOPE_KEY_SEGMENT})$`);
 

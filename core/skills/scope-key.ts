@@ -6,7 +6,8 @@ import { shortHash } from './hash';
  * `.`, `_`, `-`, starting with a letter or digit (so never `.`/`..` or a
  * hidden name), at most 64 characters. Everything else is replaced.
  */
-const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+export const SAFE_SEGMENT_SOURCE = '[A-Za-z0-9][A-Za-z0-9._-]{0,63}';
+const SAFE_SEGMENT = new RegExp(`^${SAFE_SEGMENT_SOURCE}$`);
 const MAX_SKILL_ID_LENGTH = 64;
 
 /**

@@ -1,3 +1,4 @@
+import { DATASET_SPLITS } from '../gepa/splits';
 import { numberField, objectField, oneOfField, stringArrayField, stringField, type Problems } from './fields';
 
 /** evaluationBatchWorkflow's input (one candidate on some cases of one split). */
@@ -14,7 +15,7 @@ export function checkEvaluationBatchInput(input: unknown): Problems {
     stringField(problems, 'dataset.id', dataset.id);
     stringField(problems, 'dataset.version', dataset.version);
   }
-  oneOfField(problems, 'split', o.split, ['feedback', 'validation', 'holdout']);
+  oneOfField(problems, 'split', o.split, DATASET_SPLITS);
   stringArrayField(problems, 'caseIds', o.caseIds);
   stringField(problems, 'candidateId', o.candidateId);
   const spec = objectField(problems, 'spec', o.spec);

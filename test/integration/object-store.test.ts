@@ -11,12 +11,13 @@ import {
   checkedScopeKey,
   createSkillStore,
   payloadKey,
+  putOnce,
   revisionKey,
   scopePrefix,
   sortableTime,
   type SkillStore,
 } from '../../activities/storage';
-import { mapLimit } from '../../activities/storage/map-limit';
+import { mapLimit } from '../../core/concurrency';
 import { realServices, uniqueName } from '../support/infra';
 import { z } from 'zod';
 
@@ -51,6 +52,20 @@ describe('object store (generic)', () => {
     expect(await store.objects.exists(key)).toBe(false);
     expect(await store.objects.getJson(key, z.unknown())).toBeUndefined();
     expect(await store.objects.getText(key)).toBeUndefined();
+  });
+
+  it('putOnce: a repeated create-only write of the same value succeeds, another value is a non-retryable conflict', async () => {
+    const key = `tests/${uniqueName('obj')}/once.json`;
+    const schema = z.object({ n: z.number(), note: z.string().optional() });
+    const opts = { schema, conflict: (stored: { n: number }) => `holds n=${stored.n}` };
+    expect(await putOnce(store.objects, key, { n: 1 }, opts)).toEqual({ n: 1 });
+    expect(await putOnce(store.objects, key, { n: 1 }, opts)).toEqual({ n: 1 });
+    const other = await putOnce(store.objects, key, { n: 2 }, opts).catch((e: unknown) => e);
+    expect(other).toBeInstanceOf(PreconditionConflictError);
+    expect(other).toMatchObject({ key, retryable: false, message: 'holds n=1' });
+    // `same` decides what counts as this write (here: n only); the stored value is returned.
+    expect(await putOnce(store.objects, key, { n: 1, note: 'retry' }, { ...opts, same: (a, b) => a.n === b.n })).toEqual({ n: 1 });
+    expect((await store.objects.getJson(key, schema))?.value).toEqual({ n: 1 });
   });
 
   it('If-Match on a missing object is a conflict, not a create', async () => {

@@ -5,7 +5,7 @@ import { alignEvaluations, EvaluationContractError, type Evaluation } from '../.
 import { checkEvaluationBatchInput } from '../../core/workflow-inputs';
 import { requireValidInput } from '../input-guard';
 import { evaluatorRetry, storageRetry } from '../retry-policies';
-import { chunk, mapConcurrent } from './concurrency';
+import { chunk, mapLimit } from '../../core/concurrency';
 import { objectiveMeans } from '../../core/gepa/objectives';
 import type { EvaluationBatchInput, EvaluationBatchResult } from '../../core/gepa/experiment-types';
 
@@ -33,7 +33,7 @@ export async function evaluationBatchWorkflow(input: EvaluationBatchInput): Prom
   });
   const cases = await storage.loadExperimentCases({ dataset: input.dataset, caseIds: input.caseIds });
   const chunks = chunk(cases, input.evaluator.chunkSize);
-  const answers = await mapConcurrent(chunks, input.evaluator.concurrency, async (chunkCases) => {
+  const answers = await mapLimit(chunks, input.evaluator.concurrency, async (chunkCases) => {
     const raw = await evaluator.evaluateCandidate({ experimentId: input.experimentId, candidateId: input.candidateId, spec: input.spec, cases: chunkCases, seed: input.seed });
     try {
       return alignEvaluations(

@@ -22,7 +22,8 @@ import { modelCallRetry } from '../retry-policies';
 import { failureMessage } from '../../core/failure-message';
 import { evaluationBatchWorkflow } from './evaluation';
 import { recordIds } from '../../core/gepa/ids';
-import type { EvaluationBatchInput, EvaluationBatchResult, ExperimentContext, SplitName } from '../../core/gepa/experiment-types';
+import type { EvaluationBatchInput, EvaluationBatchResult, ExperimentContext } from '../../core/gepa/experiment-types';
+import type { DatasetSplit } from '../../core/gepa/splits';
 import { evaluationWorkflowId } from '../../core/workflow-ids';
 
 // The reflector is retried a few times (malformed answers, 5xx); then the iteration is
@@ -44,7 +45,7 @@ export interface BatchRequest {
   recordId: string;
   phase: string;
   iteration?: number;
-  split: SplitName;
+  split: DatasetSplit;
   caseIds: string[];
   candidateId: string;
   spec: SkillSpec;

@@ -1,9 +1,9 @@
 /**
- * `Promise.all(items.map(fn))` with at most `limit` calls in flight, results in input
- * order. Deterministic in a workflow: which item starts next depends only on the order
- * in which earlier calls complete, and that order is replayed from history.
+ * `Promise.all(items.map(fn))` with at most `limit` calls in flight (at least one), results
+ * in input order. Pure, so workflows use it too: which item starts next depends only on the
+ * order in which earlier calls complete, and a workflow replays that order from history.
  */
-export async function mapConcurrent<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   async function lane(): Promise<void> {
