@@ -2,7 +2,7 @@ import { binaryPath, ensureBinary, PINNED_BINARIES } from './binaries';
 import { withDirLockAsync } from './lock';
 import { join } from 'node:path';
 import { stateDir } from './paths';
-import { isAlive, stopProcessGroup } from './process';
+import { ExitedDuringStartupError, isAlive, stopProcessGroup } from './process';
 import { logTail, SERVICE_ORDER, SERVICES } from './services';
 import { readState, writeState, type InfraState, type ServiceName, type ServiceState } from './state';
 import { existsSync } from 'node:fs';
@@ -27,6 +27,22 @@ async function isHealthy(s: ServiceState | undefined): Promise<boolean> {
 }
 
 /**
+ * Starts a service, and once more when its process died while starting: SeaweedFS has been
+ * seen to panic right after a restart on its old data, and to come up on the next try. Any
+ * other failure, or a second crash, is final.
+ */
+export async function startRetryingOneCrash<T>(name: string, start: () => Promise<T>, log: (line: string) => void, crashLog: () => string): Promise<T> {
+  try {
+    return await start();
+  } catch (e) {
+    if (!(e instanceof ExitedDuringStartupError)) throw e;
+    const tail = crashLog();
+    log(`${name}: ${e.message}; starting it once more${tail ? `\n--- log tail ---\n${tail}` : ''}`);
+    return await start();
+  }
+}
+
+/**
  * Brings every local service up, reusing the ones already running and healthy.
  * Idempotent and safe to run from several processes at once (a lock serializes them).
  */
@@ -47,7 +63,12 @@ export async function infraUp(opts: { only?: ServiceName[]; log?: (line: string)
         // are still running reconnect by themselves instead of retrying a dead port.
         const previousPorts = current?.ports ?? state.lastPorts?.[name];
         try {
-          state.services[name] = await SERVICES[name].start(log, previousPorts);
+          state.services[name] = await startRetryingOneCrash(
+            name,
+            () => SERVICES[name].start(log, previousPorts),
+            log,
+            () => (current?.logFile ? logTail(current.logFile) : ''),
+          );
         } catch (e) {
           const tail = current?.logFile ? logTail(current.logFile) : '';
           throw new Error(`${(e as Error).message}${tail ? `\n--- log tail ---\n${tail}` : ''}`);

@@ -107,11 +107,16 @@ export async function reusePortsOrFresh(names: string[], previous: Record<string
   return Object.fromEntries(names.map((n, i) => [n, fresh[i]!]));
 }
 
-/** Polls `check` until it resolves true, or throws with the log tail after the timeout. */
+/** The service's process died before it became healthy. */
+export class ExitedDuringStartupError extends Error {
+  override name = 'ExitedDuringStartupError';
+}
+
+/** Polls `check` until it resolves true; throws when the process dies first or after the timeout. */
 export async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number, pid?: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (pid !== undefined && !isAlive(pid)) throw new Error(`${what} exited during start-up`);
+    if (pid !== undefined && !isAlive(pid)) throw new ExitedDuringStartupError(`${what} exited during start-up`);
     try {
       if (await check()) return;
     } catch {

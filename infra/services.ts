@@ -185,10 +185,19 @@ const model: ServiceDefinition = {
 export const SERVICES: Record<ServiceName, ServiceDefinition> = { s3, temporal, model };
 export const SERVICE_ORDER: ServiceName[] = ['s3', 'temporal', 'model'];
 
+/**
+ * The end of a service's log: its last `lines` lines or, when the log ends in a Go crash
+ * (`panic:` / `fatal error:`), the crash from its first line (where the reason is), up to
+ * `lines` lines of it.
+ */
 export function logTail(file: string, lines = 20): string {
+  let all: string[];
   try {
-    return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+    all = readFileSync(file, 'utf8').split('\n');
   } catch {
     return '';
   }
+  let crashAt = -1;
+  for (let i = all.length - 1; i >= 0 && crashAt < 0; i--) if (/^(panic: |fatal error: )/.test(all[i]!)) crashAt = i;
+  return (crashAt >= 0 ? all.slice(crashAt, crashAt + lines) : all.slice(-lines)).join('\n');
 }
