@@ -80,7 +80,7 @@ export type ReflectionRecord = z.infer<typeof ReflectionRecordSchema>;
 /** Create-only; the same value already stored is success, a different one a non-retryable conflict. */
 export async function putRecord(objects: ObjectStore, key: string, value: object): Promise<void> {
   await putOnce(objects, key, JSON.parse(JSON.stringify(value)) as object, {
-    schema: z.object({}).passthrough(),
+    schema: z.looseObject({}),
     conflict: () => `${key} already exists with different content (experiment records are write-once)`,
   });
 }

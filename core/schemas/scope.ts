@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SAFE_SEGMENT_SOURCE } from '../skills/scope-key';
+import { SCOPE_KEY_PATTERN } from '../skills/scope-key';
 
 /** Who shares a skill library: everyone (none), one app, or one user of one app. */
 export const ScopeModeSchema = z.enum(['none', 'app', 'user']);
@@ -17,14 +17,7 @@ export const ScopeSchema = z
   });
 export type Scope = z.infer<typeof ScopeSchema>;
 
-/**
- * One identifier segment of a scope key: kept verbatim when it is safe (ASCII letters,
- * digits, `.`, `_`, `-`, starting with a letter or digit, at most 64 characters),
- * otherwise `id-{16 hex of sha256(identifier)}` (see core/skills/scope-key).
- */
-export const SCOPE_KEY_SEGMENT = SAFE_SEGMENT_SOURCE;
-/** `global`, `apps/{app}` or `users/{app}/{user}`. */
-export const SCOPE_KEY_PATTERN = new RegExp(`^(?:global|apps/${SCOPE_KEY_SEGMENT}|users/${SCOPE_KEY_SEGMENT}/${SCOPE_KEY_SEGMENT})$`);
+// An id segment is kept verbatim when safe, else becomes `id-{16 hex of sha256(id)}` (core/skills/scope-key).
 
 export const ScopeKeySchema = z
   .string()

@@ -6,7 +6,7 @@ import { shortHash } from './hash';
  * `.`, `_`, `-`, starting with a letter or digit (so never `.`/`..` or a
  * hidden name), at most 64 characters. Everything else is replaced.
  */
-export const SAFE_SEGMENT_SOURCE = '[A-Za-z0-9][A-Za-z0-9._-]{0,63}';
+const SAFE_SEGMENT_SOURCE = '[A-Za-z0-9][A-Za-z0-9._-]{0,63}';
 const SAFE_SEGMENT = new RegExp(`^${SAFE_SEGMENT_SOURCE}$`);
 const MAX_SKILL_ID_LENGTH = 64;
 
@@ -25,11 +25,11 @@ export function isSafeSegment(id: string): boolean {
   return SAFE_SEGMENT.test(id);
 }
 
-const SCOPE_KEY = /^(global|apps\/[^/]+|users\/[^/]+\/[^/]+)$/;
+/** A key scopeKey() produces: `global`, `apps/{app}` or `users/{app}/{user}`, each id a safe segment. */
+export const SCOPE_KEY_PATTERN = new RegExp(`^(?:global|apps/${SAFE_SEGMENT_SOURCE}|users/${SAFE_SEGMENT_SOURCE}/${SAFE_SEGMENT_SOURCE})$`);
 
-/** True for keys produced by scopeKey(): `global`, `apps/{seg}`, `users/{seg}/{seg}` with safe segments. */
 export function isScopeKey(key: string): boolean {
-  return SCOPE_KEY.test(key) && key.split('/').slice(1).every(isSafeSegment);
+  return SCOPE_KEY_PATTERN.test(key);
 }
 
 export class ScopeError extends Error {

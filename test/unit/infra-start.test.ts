@@ -8,6 +8,15 @@ import { startRetryingOneCrash } from '../../infra/manager';
 import { ExitedDuringStartupError, waitUntil } from '../../infra/process';
 import { logTail } from '../../infra/services';
 
+/** Retrying with nothing to log and no crash log. */
+const quietly = (start: () => Promise<unknown>) =>
+  startRetryingOneCrash(
+    's3',
+    start,
+    () => {},
+    () => '',
+  );
+
 describe('starting a local service', () => {
   it('waitUntil says the process died, as its own error, instead of waiting out the timeout', async () => {
     const child = spawn('true');
@@ -32,26 +41,12 @@ describe('starting a local service', () => {
 
     calls = 0;
     const alwaysCrash = async () => (calls++, Promise.reject(new ExitedDuringStartupError(`crash ${calls}`)));
-    await expect(
-      startRetryingOneCrash(
-        's3',
-        alwaysCrash,
-        () => {},
-        () => '',
-      ),
-    ).rejects.toThrow('crash 2');
+    await expect(quietly(alwaysCrash)).rejects.toThrow('crash 2');
     expect(calls).toBe(2);
 
     calls = 0;
     const unhealthy = async () => (calls++, Promise.reject(new Error('not healthy within 90 s')));
-    await expect(
-      startRetryingOneCrash(
-        's3',
-        unhealthy,
-        () => {},
-        () => '',
-      ),
-    ).rejects.toThrow('not healthy within 90 s');
+    await expect(quietly(unhealthy)).rejects.toThrow('not healthy within 90 s');
     expect(calls).toBe(1);
   });
 
