@@ -1,5 +1,7 @@
 import { auditEventId, type Revision } from '../core';
+import { decidedForPublication } from '../core/governance';
 import { withStoreErrors } from './errors';
+import { sameJson } from './storage/canonical-json';
 import type { SkillStore } from './storage';
 
 /**
@@ -7,26 +9,24 @@ import type { SkillStore } from './storage';
  * passed every gate (`pending`) and that the caller publishes next (`publishNow`) is stored as decided for publication (`active`; its derived
  * status stays `pending` until its publication applies, see core revisionStatus), and its
  * publication's log entry is its audit event: nothing else is written for it here.
- * Returns the stored revision, which the publication reuses instead of re-reading it.
+ * Returns `asWritten` when the stored revision is exactly that one (the caller knows it:
+ * `decidedForPublication`), so a 1 to 2 KB revision does not travel through history again;
+ * otherwise the stored copy (a retry that finds it moved on in its lifecycle).
  */
+/**
+ * recordRevision's result. Markers of jobs recorded before it existed (2026-12-02) hold the
+ * stored revision itself, which is the second case.
+ */
+export type RecordedRevision = { asWritten: true } | Revision;
+
 export function recordActivities({ store }: { store: SkillStore }) {
   return {
-    async recordRevision({ revision: gated, publishNow = false }: { revision: Revision; publishNow?: boolean }): Promise<Revision> {
+    async recordRevision({ revision: gated, publishNow = false }: { revision: Revision; publishNow?: boolean }): Promise<RecordedRevision> {
       return withStoreErrors(async () => {
-        const revision: Revision =
-          publishNow && gated.status === 'pending'
-            ? {
-                ...gated,
-                status: 'active',
-                promotedAt: gated.createdAt,
-                history: [
-                  ...gated.history,
-                  { from: 'pending', to: 'active', at: gated.createdAt, reason: gated.shadowBypassed ? 'shadow mode: published despite gate verdicts' : 'all gates passed' },
-                ],
-              }
-            : gated;
+        const revision = publishNow ? decidedForPublication(gated) : gated;
         const stored = await store.createRevision(revision);
-        if (revision.status === 'active') return stored;
+        const recorded: RecordedRevision = sameJson(stored, revision) ? { asWritten: true } : stored;
+        if (revision.status === 'active') return recorded;
         // The operation is the revision's recording: its id is the revision id.
         const event = (action: 'write_revision' | 'reject' | 'hold', reason: string) =>
           store.appendAudit({
@@ -45,7 +45,7 @@ export function recordActivities({ store }: { store: SkillStore }) {
         const reasons = revision.gates.flatMap((g) => (g.ran && !g.passed ? g.reasons : [])).concat(revision.human?.held ? revision.human.reasons : []);
         if (revision.status === 'rejected') await event('reject', reasons.join('; '));
         if (revision.status === 'pending_eval' || revision.status === 'pending_approval') await event('hold', reasons.join('; '));
-        return stored;
+        return recorded;
       });
     },
   };

@@ -1,6 +1,7 @@
 import { ActivityFailure, deprecatePatch, log, ParentClosePolicy, proxyActivities, proxyLocalActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities';
+import { decidedForPublication, publicationReason } from '../core/governance/decided-for-publication';
 import type { JobOutcome, RevisionSummary } from '../core/governance/types';
 import { approvalWorkflowId } from '../core/workflow-ids';
 import { operationId } from '../core/publication/operations';
@@ -128,17 +129,17 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   const revisions: RevisionSummary[] = [];
   for (const revision of plan.revisions) {
     const publishNow = revision.status === 'pending';
-    const stored = await localStorage.recordRevision({ revision, publishNow });
+    const recorded = await localStorage.recordRevision({ revision, publishNow });
     const ref = { scopeKey: revision.scopeKey, skillId: revision.skillId, revisionId: revision.id };
     let status = revision.status;
     let indexSeq: number | undefined;
     if (publishNow) {
       const r = await publisher.publishRevision({
         revision: ref,
-        known: stored,
+        known: 'asWritten' in recorded ? decidedForPublication(revision) : recorded,
         opId: operationId(jobId, `publish/${revision.id}`),
         actor: 'evolution',
-        reason: revision.shadowBypassed ? 'shadow mode: published despite gate verdicts' : 'all gates passed',
+        reason: publicationReason(revision),
         at: revision.createdAt,
         auditAction: 'promote',
         awaitIndex: false,

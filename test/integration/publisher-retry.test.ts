@@ -3,7 +3,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { publisherActivities, type PublishInput } from '../../activities/publisher';
 import { recordActivities } from '../../activities/record';
 import { createSkillStore, type SkillStore } from '../../activities/storage';
-import { buildGovernedRevision, type GovernanceSettings } from '../../core/governance';
+import { buildGovernedRevision, decidedForPublication, type GovernanceSettings } from '../../core/governance';
 import { auditEventId, RECENT_OPERATIONS, revisionIdFor, scopeKey as scopeKeyOf, type IndexChange, type SkillSpec } from '../../core';
 import { realServices, uniqueName } from '../support/infra';
 
@@ -20,9 +20,9 @@ function spec(version: number): SkillSpec {
   return { name: 'retry-skill', description: `version ${version}`, when_to_use: 'when testing retries', steps: ['look', `apply v${version}`], pitfalls: [] };
 }
 
-async function storedRevision(app: string, jobId: string, version: number, parentId?: string) {
+function gatedRevision(app: string, jobId: string, version: number, parentId?: string) {
   const scope = { mode: 'app' as const, app };
-  const rev = buildGovernedRevision(
+  return buildGovernedRevision(
     {
       candidate: { action: version === 1 ? 'create' : 'update', source: 'reviewer', spec: spec(version), targetName: 'retry-skill' },
       revisionId: revisionIdFor(jobId, 0),
@@ -35,6 +35,10 @@ async function storedRevision(app: string, jobId: string, version: number, paren
     },
     { existing: [], governance, at: `2026-11-29T10:0${version}:00.000Z` },
   );
+}
+
+async function storedRevision(app: string, jobId: string, version: number, parentId?: string) {
+  const rev = gatedRevision(app, jobId, version, parentId);
   await recordActivities({ store }).recordRevision({ revision: rev });
   return { scopeKey: rev.scopeKey, skillId: rev.skillId, revisionId: rev.id };
 }
@@ -132,5 +136,24 @@ describe('publisher under activity retries', () => {
     expect((await store.readActive(v1.scopeKey, v1.skillId))?.pointer.revisionId).toBe(v1.revisionId);
     const stale = (await store.listAudit(v2.scopeKey, v2.skillId)).filter((e) => e.action === 'stale_parent');
     expect(stale).toHaveLength(1);
+  });
+});
+
+describe('recordRevision under activity retries', () => {
+  it('answers asWritten for the revision it stored (again on a retry), and with the stored copy once that moved on', async () => {
+    const { recordRevision } = recordActivities({ store });
+    const gated = gatedRevision(uniqueName('record'), uniqueName('job'), 1);
+    expect(gated.status).toBe('pending');
+    const ref = { scopeKey: gated.scopeKey, skillId: gated.skillId, revisionId: gated.id };
+
+    expect(await recordRevision({ revision: gated, publishNow: true })).toEqual({ asWritten: true });
+    const stored = await store.readRevision(ref.scopeKey, ref.skillId, ref.revisionId);
+    expect(stored).toEqual(decidedForPublication(gated));
+    expect(stored).toMatchObject({ status: 'active', promotedAt: gated.createdAt });
+    expect(await recordRevision({ revision: gated, publishNow: true })).toEqual({ asWritten: true });
+
+    // Moved on (here: rolled off by a later publication): a retry gets what is stored, not an ack.
+    const archived = await store.transitionRevision(ref, { to: 'archived', reason: 'superseded', at: '2026-11-29T12:00:00.000Z' });
+    expect(await recordRevision({ revision: gated, publishNow: true })).toEqual(archived);
   });
 });

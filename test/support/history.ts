@@ -21,6 +21,18 @@ export function activitySteps(history: History): string[] {
   });
 }
 
+/** The results a workflow's local activities of one type recorded, in history order (JSON payloads, as without a codec). */
+export function localActivityResults(history: History, activityType: string): unknown[] {
+  return (history.events ?? []).flatMap((e) => {
+    const marker = e.markerRecordedEventAttributes;
+    if (marker?.markerName !== LOCAL_ACTIVITY_MARKER) return [];
+    const data = marker.details?.['data']?.payloads?.[0]?.data;
+    if (!data || (JSON.parse(Buffer.from(data).toString('utf8')) as { activity_type: string }).activity_type !== activityType) return [];
+    const result = marker.details?.['result']?.payloads?.[0]?.data;
+    return [result?.length ? JSON.parse(Buffer.from(result).toString('utf8')) : undefined];
+  });
+}
+
 /** What the SDK writes into its own markers as json/plain (never user data): patch ids, and a local activity's seq, attempt, type and times. */
 const SDK_MARKER_METADATA: Record<string, string> = { core_patch: 'patch-data', [LOCAL_ACTIVITY_MARKER]: 'data' };
 

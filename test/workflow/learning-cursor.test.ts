@@ -4,7 +4,7 @@ import { jobOutcomeKey } from '../../activities/storage';
 import type { SessionEvent } from '../../core';
 import { uniqueName } from '../support/infra';
 import { injectFault, reviewerCalls } from '../support/model-stats';
-import { activitySteps } from '../support/history';
+import { activitySteps, localActivityResults } from '../support/history';
 import { exampleSession } from '../support/sessions';
 import { startTimeSkipping, type TimeSkippingHarness } from '../support/time-skipping';
 
@@ -125,7 +125,10 @@ describe('activities per job: the model call, the plan and the publication are t
     const session = newSession();
     const { started, outcome } = await submit(exampleSession('weather-report'), session);
     expect(outcome).toMatchObject({ status: 'reviewed', cursorAdvanced: true, revisions: [{ action: 'create', status: 'pending_approval' }] });
-    expect(await activityTypes(started.jobWorkflowId)).toEqual(['local:prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'local:recordRevision', 'local:recordJobOutcome']);
+    const history = await h.env.client.workflow.getHandle(started.jobWorkflowId).fetchHistory();
+    expect(activitySteps(history)).toEqual(['local:prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'local:recordRevision', 'local:recordJobOutcome']);
+    // The revision is in history once, as planned: recording it answers with an ack, not the revision again.
+    expect(localActivityResults(history, 'recordRevision')).toEqual([{ asWritten: true }]);
     expect(await h.store.readCursor(started.scopeKey, session.sessionId)).toMatchObject({ lastEventCount: 12 });
   });
 

@@ -1,0 +1,24 @@
+import type { Revision } from '../schemas';
+
+/**
+ * A gated revision (`pending`: it passed every gate) as stored when its job publishes it next:
+ * decided for publication (`active`, promoted at its creation). Its derived status stays
+ * `pending` until the publication applies (core revisionStatus). Other statuses are stored
+ * as gated. The job's workflow and recordRevision both use it, so the workflow knows what
+ * was stored without it coming back through history.
+ */
+export function decidedForPublication(gated: Revision): Revision {
+  if (gated.status !== 'pending') return gated;
+  const reason = publicationReason(gated);
+  return {
+    ...gated,
+    status: 'active',
+    promotedAt: gated.createdAt,
+    history: [...gated.history, { from: 'pending', to: 'active', at: gated.createdAt, reason }],
+  };
+}
+
+/** Why a job publishes a revision that came out of its gates `pending`. */
+export function publicationReason(gated: Pick<Revision, 'shadowBypassed'>): string {
+  return gated.shadowBypassed ? 'shadow mode: published despite gate verdicts' : 'all gates passed';
+}
