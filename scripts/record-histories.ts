@@ -5,7 +5,7 @@
  * local services (it starts them) and takes a few minutes.
  *
  * Scenarios: a session and its learning job, an approval while it waits and after it was
- * decided, the scope-index entity that publication signalled, a rollback, an experiment that continues-as-new (its first run, its last run and
+ * decided, a learning job that publishes, the scope-index entity that publication signalled, a rollback, an experiment that continues-as-new (its first run, its last run and
  * an evaluation batch) and an experiment that fails on its time limit.
  */
 import { mkdirSync } from 'node:fs';
@@ -94,7 +94,8 @@ function weatherRequest(evaluatorTaskQueue: string, stamp: string, options: Reco
   } as ExperimentRequestInput;
 }
 
-export const HISTORIES_DIR = join(REPO_ROOT, 'test', 'replay', 'histories');
+// RECORD_HISTORIES_DIR: record elsewhere (to take one new history without re-recording the others).
+export const HISTORIES_DIR = process.env.RECORD_HISTORIES_DIR ?? join(REPO_ROOT, 'test', 'replay', 'histories');
 
 async function save(client: Client, name: string, workflowId: string, runId?: string): Promise<void> {
   const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
@@ -154,6 +155,11 @@ async function main(): Promise<void> {
     await save(w.client, 'approval-approved', approvalWorkflowId(rev.revisionId));
     // The scope's index entity after the approval's publication signalled it (still running: it never ends).
     await save(w.client, 'scope-index', scopeIndexWorkflowId(started.scopeKey));
+    // A job that publishes (an update of that skill: the human gate holds creates only).
+    const followUp = await startLearningJob(deps, { app, user: 'u1', sessionId: 's1', events: exampleSession('weather-report-followup') });
+    const published = await waitForLearningJob(w, followUp.jobWorkflowId);
+    if (published.revisions[0]?.status !== 'active') throw new Error(`expected a published update, got ${JSON.stringify(published)}`);
+    await save(w.client, 'learning-job-published', followUp.jobWorkflowId);
 
     // Rollback of a skill with an earlier revision.
     const skill = await skillWithTwoRevisions(store, stamp);

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { bundleWorkflowCode, DefaultLogger, Worker, type WorkflowBundleOption, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { quietRuntime, workflowBundle } from '../../workers/in-process';
+import { activitySteps, localActivityResults } from '../support/history';
 import { readHistories, type RecordedHistory } from './history-files';
 
 /**
@@ -21,6 +22,7 @@ const EXPECTED = [
   'experiment-last-run',
   'experiment-time-limit',
   'learning-job-patch-markers',
+  'learning-job-published',
   'learning-job',
   'rollback',
   'scope-index-before-local-bursts',
@@ -81,6 +83,23 @@ describe('replay of recorded histories', () => {
     expect(RETIRED.map((h) => h.name)).toEqual(['learning-job-before-local-steps']);
     const [retired] = await replay(await workflowBundle(), undefined, RETIRED);
     expect(retired!.error?.name).toBe('DeterminismViolationError');
+  });
+
+  it("recordRevision's answer: jobs recorded before the ack hold the stored revision in its marker, later ones the ack; both replay", () => {
+    const named = (name: string) => HISTORIES.find((h) => h.name === name)!.history;
+    const [before] = localActivityResults(named('learning-job'), 'recordRevision') as { id?: string; status?: string }[];
+    expect(before).toMatchObject({ status: 'pending_approval' });
+    expect(before!.id).toMatch(/^rev-/);
+    expect(localActivityResults(named('learning-job-published'), 'recordRevision')).toEqual([{ asWritten: true }]);
+    expect(activitySteps(named('learning-job-published'))).toEqual([
+      'local:prepareReview',
+      'reviewSession',
+      'advanceCursorAndPlan',
+      'local:recordRevision',
+      'publishRevision',
+      'local:recordJobOutcome',
+    ]);
+    // Both replay: 'every history replays on the current workflow code' above.
   });
 
   it('versioning: an approval changed with patched() still replays the approvals recorded before the change; the same change unguarded does not', async () => {
