@@ -13,7 +13,7 @@ import {
   type RollbackRequest,
   type RevisionStatus,
 } from '../core';
-import type { RevisionRef, RollbackResult } from '../core/governance';
+import type { PublishableRevision, RevisionRef, RollbackResult } from '../core/governance';
 import { NON_RETRYABLE, withStoreErrors } from './errors';
 import { whileHeartbeating } from './heartbeat';
 import type { SignalIndex } from './scope-index-signal';
@@ -21,8 +21,8 @@ import { indexChangeFor, retryOnConflict, type SkillStore } from './storage';
 
 export interface PublishInput {
   revision: RevisionRef;
-  /** The stored revision when the caller just recorded it (saves a read). */
-  known?: Revision;
+  /** The stored revision, or what publishing reads of it, when the caller just recorded it (saves a read). */
+  known?: PublishableRevision;
   /** The operation: a function of the workflow step performing it (core `operationId`). */
   opId: string;
   actor: string;
@@ -124,7 +124,7 @@ export async function movePointer(store: SkillStore, op: PointerOperation): Prom
   );
 }
 
-export function pointerTargetOf(rev: Revision): PointerTarget {
+export function pointerTargetOf(rev: Pick<Revision, 'id' | 'skillId' | 'action' | 'spec'>): PointerTarget {
   if (rev.action !== 'delete' && !rev.spec) throw ApplicationFailure.nonRetryable(`revision ${rev.id} has no skill spec to publish`, NON_RETRYABLE.store);
   return { skillId: rev.skillId, revisionId: rev.id, managed: true, spec: rev.spec, deleted: rev.action === 'delete' };
 }
@@ -166,7 +166,7 @@ export function publisherActivities({ store, signalIndex }: { store: SkillStore;
   async function publishRevision(input: PublishInput): Promise<PublishResult> {
     return withStoreErrors(() =>
       whileHeartbeating(async () => {
-        const rev = input.known && input.known.id === input.revision.revisionId ? input.known : await mustRead(input.revision);
+        const rev: PublishableRevision = input.known && input.known.id === input.revision.revisionId ? input.known : await mustRead(input.revision);
         const staleEarlier = rev.history.find((h) => h.to === 'rejected' && h.at === input.at && h.reason.startsWith('stale parent'));
         if (staleEarlier) {
           // This operation already found the parent stale; a retry only completes its audit.

@@ -1,7 +1,7 @@
 import { ActivityFailure, deprecatePatch, log, ParentClosePolicy, proxyActivities, proxyLocalActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities';
-import { decidedForPublication, publicationReason } from '../core/governance/decided-for-publication';
+import { decidedForPublication, publicationReason, publishableOf } from '../core/governance/decided-for-publication';
 import type { JobOutcome, RevisionSummary } from '../core/governance/types';
 import { approvalWorkflowId } from '../core/workflow-ids';
 import { operationId } from '../core/publication/operations';
@@ -136,7 +136,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
     if (publishNow) {
       const r = await publisher.publishRevision({
         revision: ref,
-        known: 'asWritten' in recorded ? decidedForPublication(revision) : recorded,
+        known: publishableOf('asWritten' in recorded ? decidedForPublication(revision) : recorded),
         opId: operationId(jobId, `publish/${revision.id}`),
         actor: 'evolution',
         reason: publicationReason(revision),

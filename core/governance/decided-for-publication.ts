@@ -22,3 +22,22 @@ export function decidedForPublication(gated: Revision): Revision {
 export function publicationReason(gated: Pick<Revision, 'shadowBypassed'>): string {
   return gated.shadowBypassed ? 'shadow mode: published despite gate verdicts' : 'all gates passed';
 }
+
+/** What publishing a revision reads of it: a job passes this much of the revision it just stored, not its gates and provenance. */
+export type PublishableRevision = Pick<Revision, 'id' | 'skillId' | 'scopeKey' | 'action' | 'status' | 'parentId' | 'spec' | 'human' | 'shadowBypassed' | 'history'>;
+
+export function publishableOf(rev: PublishableRevision): PublishableRevision {
+  const { id, skillId, scopeKey, action, status, parentId, spec, human, shadowBypassed, history } = rev;
+  return {
+    id,
+    skillId,
+    scopeKey,
+    action,
+    status,
+    ...(parentId === undefined ? {} : { parentId }),
+    ...(spec === undefined ? {} : { spec }),
+    ...(human === undefined ? {} : { human }),
+    shadowBypassed,
+    history,
+  };
+}

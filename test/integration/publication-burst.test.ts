@@ -9,7 +9,8 @@ import { indexChangeFor } from '../../activities/storage';
 import { nextPointer, scopeIndexWorkflowId, scopeKey as scopeKeyOf, type IndexChange } from '../../core';
 import { reconcileIndexSignal } from '../../workflows';
 import { uniqueName } from '../support/infra';
-import { activitySteps } from '../support/history';
+import { activitySteps, localActivityResults } from '../support/history';
+import { publishableOf } from '../../core/governance';
 import { distinctSkillName, publicationProblems, sessionCreating } from '../support/publication';
 import { useMainWorker } from '../support/worker';
 
@@ -89,6 +90,23 @@ describe('a burst of publications into one scope', () => {
     expect(index).not.toContain('EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED');
     // The index's bursts run inside its workflow tasks: no activity task for the server.
     expect(new Set(activitySteps(await fx.w.client.workflow.getHandle(scopeIndexWorkflowId(started.scopeKey)).fetchHistory()))).toEqual(new Set(['local:applyScopeIndexChanges']));
+  });
+
+  it("a publishing job's history carries the stored revision once: recordRevision answers with an ack, the publication gets only what it reads", async () => {
+    const deps = { client: fx.w.client, store: fx.store, config: fx.w.config };
+    const started = await startLearningJob(deps, { app: uniqueName('once'), user: 'u', sessionId: 's', events: sessionCreating('once-in-history-skill') });
+    const out = await waitForLearningJob(fx.w, started.jobWorkflowId, { timeoutMs: 120_000 });
+    expect(out.revisions).toMatchObject([{ action: 'create', status: 'active' }]);
+    const history = await fx.w.client.workflow.getHandle(started.jobWorkflowId).fetchHistory();
+    expect(localActivityResults(history, 'recordRevision')).toEqual([{ asWritten: true }]);
+    const scheduled = (history.events ?? []).flatMap((e) => {
+      const a = e.activityTaskScheduledEventAttributes;
+      return a?.activityType?.name === 'publishRevision' ? [defaultPayloadConverter.fromPayload<{ known: Record<string, unknown> }>(a.input!.payloads![0]!)] : [];
+    });
+    expect(scheduled).toHaveLength(1);
+    expect(Object.keys(scheduled[0]!.known).sort()).toEqual(['action', 'history', 'human', 'id', 'scopeKey', 'shadowBypassed', 'skillId', 'spec', 'status']);
+    const stored = await fx.store.readRevision(started.scopeKey, out.revisions[0]!.skillId, out.revisions[0]!.revisionId);
+    expect(scheduled[0]!.known).toEqual(publishableOf(stored!));
   });
 
   it(`a burst past the server's in-flight update limit: ${MAX_INDEX_UPDATES_IN_FLIGHT} updates per scope, the rest signal, every change lands`, async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildGovernedRevision, decidedForPublication, publicationReason, type GovernanceSettings } from '../../core/governance';
+import { pointerTargetOf } from '../../activities/publisher';
+import { buildGovernedRevision, decidedForPublication, publicationReason, publishableOf, type GovernanceSettings } from '../../core/governance';
 
 const governance: GovernanceSettings = { humanGate: 'none', shadowMode: false, minToolCalls: 4, effectivenessThreshold: 0.8 };
 
@@ -46,5 +47,30 @@ describe('decidedForPublication', () => {
   it('names shadow mode as the reason when the gates were bypassed', () => {
     expect(publicationReason({ shadowBypassed: true })).toBe('shadow mode: published despite gate verdicts');
     expect(publicationReason({ shadowBypassed: false })).toBe('all gates passed');
+  });
+});
+
+describe('publishableOf', () => {
+  it('keeps what publishing reads of a revision and drops its gates and provenance', () => {
+    const decided = decidedForPublication(gated());
+    const publishable = publishableOf(decided);
+    expect(publishable).toEqual({
+      id: decided.id,
+      skillId: decided.skillId,
+      scopeKey: decided.scopeKey,
+      action: decided.action,
+      status: 'active',
+      spec: decided.spec,
+      human: decided.human,
+      shadowBypassed: false,
+      history: decided.history,
+    });
+    expect(pointerTargetOf(publishable)).toEqual(pointerTargetOf(decided));
+    expect(JSON.stringify(publishable).length).toBeLessThan(JSON.stringify(decided).length);
+  });
+
+  it('keeps a parent and a human report when the revision has them', () => {
+    const held = { ...gated('always'), parentId: 'rev-parent' };
+    expect(publishableOf(held)).toMatchObject({ parentId: 'rev-parent', human: held.human });
   });
 });
