@@ -5,6 +5,12 @@ import { sameJson } from './storage/canonical-json';
 import type { SkillStore } from './storage';
 
 /**
+ * recordRevision's result. Markers of jobs recorded on code before `1052bf8` hold the stored
+ * revision itself, which is the second case.
+ */
+export type RecordedRevision = { asWritten: true } | Revision;
+
+/**
  * Stores a gated revision (create-only, idempotent) with its audit trail. A revision that
  * passed every gate (`pending`) and that the caller publishes next (`publishNow`) is stored as decided for publication (`active`; its derived
  * status stays `pending` until its publication applies, see core revisionStatus), and its
@@ -13,12 +19,6 @@ import type { SkillStore } from './storage';
  * `decidedForPublication`), so a 1 to 2 KB revision does not travel through history again;
  * otherwise the stored copy (a retry that finds it moved on in its lifecycle).
  */
-/**
- * recordRevision's result. Markers of jobs recorded before it existed (2026-12-02) hold the
- * stored revision itself, which is the second case.
- */
-export type RecordedRevision = { asWritten: true } | Revision;
-
 export function recordActivities({ store }: { store: SkillStore }) {
   return {
     async recordRevision({ revision: gated, publishNow = false }: { revision: Revision; publishNow?: boolean }): Promise<RecordedRevision> {
