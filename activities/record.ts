@@ -12,9 +12,10 @@ export type RecordedRevision = { asWritten: true } | Revision;
 
 /**
  * Stores a gated revision (create-only, idempotent) with its audit trail. A revision that
- * passed every gate (`pending`) and that the caller publishes next (`publishNow`) is stored as decided for publication (`active`; its derived
- * status stays `pending` until its publication applies, see core revisionStatus), and its
- * publication's log entry is its audit event: nothing else is written for it here.
+ * passed every gate (`pending`) and that the caller publishes next (`publishNow`) is stored
+ * as decided for publication (`active`; its derived status stays `pending` until its
+ * publication applies, see core revisionStatus), and its publication's log entry is its
+ * audit event: nothing else is written for it here.
  * Returns `asWritten` when the stored revision is exactly that one (the caller knows it:
  * `decidedForPublication`), so a 1 to 2 KB revision does not travel through history again;
  * otherwise the stored copy (a retry that finds it moved on in its lifecycle).
