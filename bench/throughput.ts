@@ -32,7 +32,8 @@
  * Env: BENCH_N (default 100), BENCH_PAIRS (default 3), BENCH_FLOORS (default floor,issue-floor), BENCH_SINGLE (default 10),
  * BENCH_SUBMIT_ROUNDS (default 3), BENCH_WARMUP (jobs per kind and shape before the first batch, default 20), BENCH_CPU_PROF=DIR (each worker writes V8 CPU profiles,
  * one per thread, under DIR/pipeline and DIR/floor when it stops), BENCH_SHAPES (default
- * one-scope,scope-per-job), BENCH_WORKER_LOG=FILE (the pipeline worker's output), BENCH_THREADS=1
+ * one-scope,scope-per-job), BENCH_NODE_FLAGS (node flags for both workers, e.g. V8 heap settings),
+ * BENCH_WORKER_LOG=FILE (the pipeline worker's output), BENCH_THREADS=1
  * (each batch's worker CPU per job by thread: the main thread, the workflow thread, V8's
  * helpers for GC and compilation, Temporal's core).
  */
@@ -94,7 +95,9 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   // Enough jobs for V8 to have compiled the pipeline's hot code before the first measured batch (5 left the first one at about 0.75x).
   const WARMUP = num('BENCH_WARMUP', 20);
   const profDir = process.env.BENCH_CPU_PROF;
-  const prof = (kind: 'floor' | 'pipeline') => (profDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profDir, kind)}`] : []);
+  // Node flags for both workers alike (an A/B of V8 settings keeps "same worker settings").
+  const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const nodeArgs = (kind: 'floor' | 'pipeline') => [...nodeFlags, ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profDir, kind)}`] : [])];
   if (!ensureBuild((l) => ctx.log(l))) throw new Error('throughput bench: needs a current build (npm run build)');
   const config = loadConfig();
   const infra = readState();
@@ -110,14 +113,14 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   const pipeQueue = `bench-pipe-${runId}`;
   const floorQueue = `bench-floor-${runId}`;
   const workers: Record<'floor' | 'pipeline', StartedProcess> = {
-    pipeline: await startProcess(process.execPath, [...prof('pipeline'), join(REPO_ROOT, 'bin', 'evolution.js'), 'worker'], {
+    pipeline: await startProcess(process.execPath, [...nodeArgs('pipeline'), join(REPO_ROOT, 'bin', 'evolution.js'), 'worker'], {
       cwd: REPO_ROOT,
       env: { EVOLUTION_TASK_QUEUE: pipeQueue, EVOLUTION_HUMAN_GATE: 'none', EVOLUTION_SHADOW_MODE: 'false' },
       readyLine: '[worker] polling',
     }),
     // Compiled, as the pipeline's worker is: under tsx, every function the workflow thread
     // compiles (the SDK compiles one per promise) also went through tsx's source-map hooks.
-    floor: await startProcess(process.execPath, [...prof('floor'), join(DIST, 'bench', 'floor', 'worker.js')], {
+    floor: await startProcess(process.execPath, [...nodeArgs('floor'), join(DIST, 'bench', 'floor', 'worker.js')], {
       cwd: REPO_ROOT,
       env: { FLOOR_TASK_QUEUE: floorQueue, FLOOR_BUNDLE: floorBundle },
       readyLine: '[worker] polling',
