@@ -99,6 +99,7 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
   const nodeArgs = (kind: 'floor' | 'pipeline') => [...nodeFlags, ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profDir, kind)}`] : [])];
   if (!ensureBuild((l) => ctx.log(l))) throw new Error('throughput bench: needs a current build (npm run build)');
+  if (nodeFlags.length) ctx.log(`both workers run with node ${nodeFlags.join(' ')}`);
   const config = loadConfig();
   const infra = readState();
   const s3Pid = infra.services.s3!.pid;
