@@ -35,7 +35,7 @@
  * one-scope,scope-per-job), BENCH_NODE_FLAGS (node flags for both workers, e.g. V8 heap settings),
  * BENCH_WORKER_LOG=FILE (the pipeline worker's output), BENCH_THREADS=1
  * (each batch's worker CPU per job by thread: the main thread, the workflow thread, V8's
- * helpers for GC and compilation, Temporal's core).
+ * helpers for GC and compilation, Temporal's core; each as user + system time).
  */
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -52,7 +52,7 @@ import { DIST, ensureBuild } from '../scripts/build-state';
 import { scopeIndexWorkflowId } from '../core/workflow-ids';
 import { FLOOR_JOB_STEPS } from './floor/workflows';
 import { distinctSkillName, sessionCreating } from '../test/support/publication';
-import { cpuMs, startProcess, threadCpuMs, treeCpuMs, type StartedProcess } from './support/processes';
+import { cpuMs, startProcess, threadCpuMs, treeCpuMs, type StartedProcess, type ThreadCpu } from './support/processes';
 import { median, percentile, spread } from './support/stats';
 import type { BenchContext, BenchFigures } from './support/types';
 
@@ -345,12 +345,15 @@ function publicationStepMs(history: Awaited<ReturnType<WorkflowHandle['fetchHist
 }
 
 /** A batch's worker CPU per job by thread (name#tid), largest first. */
-function logThreads(ctx: BenchContext, label: string, before: Record<string, number>, after: Record<string, number>, n: number): void {
+function logThreads(ctx: BenchContext, label: string, before: Record<string, ThreadCpu>, after: Record<string, ThreadCpu>, n: number): void {
   const perJob = Object.entries(after)
-    .map(([thread, ms]) => [thread, (ms - (before[thread] ?? 0)) / n] as const)
-    .filter(([, ms]) => ms >= 0.5)
-    .sort((a, b) => b[1] - a[1]);
-  ctx.log(`  ${label}: worker CPU per job by thread: ${perJob.map(([thread, ms]) => `${thread} ${ms.toFixed(1)}`).join(', ')}`);
+    .map(([thread, cpu]) => ({ thread, user: (cpu.user - (before[thread]?.user ?? 0)) / n, system: (cpu.system - (before[thread]?.system ?? 0)) / n }))
+    .filter(({ user, system }) => user + system >= 0.5)
+    .sort((a, b) => b.user + b.system - (a.user + a.system));
+  const sum = (f: (t: (typeof perJob)[number]) => number) => perJob.reduce((total, t) => total + f(t), 0).toFixed(1);
+  ctx.log(
+    `  ${label}: worker CPU per job by thread (user+system ms): ${perJob.map((t) => `${t.thread} ${t.user.toFixed(1)}+${t.system.toFixed(1)}`).join(', ')}; all threads ${sum((t) => t.user)}+${sum((t) => t.system)}`,
+  );
 }
 
 /** A pipeline batch and, per floor (in FLOORS order), the batches of that floor before and after it. */

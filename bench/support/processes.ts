@@ -25,18 +25,24 @@ export function treeCpuMs(pid: number): number {
   return total;
 }
 
+/** A thread's CPU so far, in ms: in user space and in the kernel (system calls, such as socket writes). */
+export interface ThreadCpu {
+  user: number;
+  system: number;
+}
+
 /**
  * CPU ms per thread of a process so far, keyed `name#tid` (Linux). In a worker: the main
  * thread is `node#{pid}`, the workflow thread the busiest other `node`, V8's GC and
  * compiler helpers the remaining `node` threads, Temporal's core `tokio-runtime-w`.
  */
-export function threadCpuMs(pid: number): Record<string, number> {
-  const out: Record<string, number> = {};
+export function threadCpuMs(pid: number): Record<string, ThreadCpu> {
+  const out: Record<string, ThreadCpu> = {};
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out[`${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}#${tid}`] = ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+      out[`${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}#${tid}`] = { user: (Number(fields[11]) * 1000) / 100, system: (Number(fields[12]) * 1000) / 100 };
     } catch {
       // the thread has ended
     }
