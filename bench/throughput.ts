@@ -346,13 +346,16 @@ function publicationStepMs(history: Awaited<ReturnType<WorkflowHandle['fetchHist
 
 /** A batch's worker CPU per job by thread (name#tid), largest first. */
 function logThreads(ctx: BenchContext, label: string, before: Record<string, ThreadCpu>, after: Record<string, ThreadCpu>, n: number): void {
-  const perJob = Object.entries(after)
-    .map(([thread, cpu]) => ({ thread, user: (cpu.user - (before[thread]?.user ?? 0)) / n, system: (cpu.system - (before[thread]?.system ?? 0)) / n }))
-    .filter(({ user, system }) => user + system >= 0.5)
-    .sort((a, b) => b.user + b.system - (a.user + a.system));
-  const sum = (f: (t: (typeof perJob)[number]) => number) => perJob.reduce((total, t) => total + f(t), 0).toFixed(1);
+  const all = Object.entries(after).map(([thread, cpu]) => ({
+    thread,
+    user: (cpu.user - (before[thread]?.user ?? 0)) / n,
+    system: (cpu.system - (before[thread]?.system ?? 0)) / n,
+  }));
+  const shown = all.filter(({ user, system }) => user + system >= 0.5).sort((a, b) => b.user + b.system - (a.user + a.system));
+  // The total counts every thread, also the ones too small to list.
+  const total = (f: (t: (typeof all)[number]) => number) => all.reduce((sum, t) => sum + f(t), 0).toFixed(1);
   ctx.log(
-    `  ${label}: worker CPU per job by thread (user+system ms): ${perJob.map((t) => `${t.thread} ${t.user.toFixed(1)}+${t.system.toFixed(1)}`).join(', ')}; all threads ${sum((t) => t.user)}+${sum((t) => t.system)}`,
+    `  ${label}: worker CPU per job by thread (user+system ms): ${shown.map((t) => `${t.thread} ${t.user.toFixed(1)}+${t.system.toFixed(1)}`).join(', ')}; all threads ${total((t) => t.user)}+${total((t) => t.system)}`,
   );
 }
 

@@ -1,13 +1,24 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** CPU time (user + system) a process has used so far, in ms, from /proc/PID/stat (Linux). */
-export function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** A process's or thread's CPU so far, in ms: in user space and in the kernel (system calls, such as socket writes). */
+export interface ThreadCpu {
+  user: number;
+  system: number;
+}
+
+/** The CPU a /proc/.../stat line reports (Linux). */
+function statCpu(stat: string): ThreadCpu {
   // Fields after the command name (which may contain spaces) start after the last ')'.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
-  return (ticks * 1000) / 100; // CLK_TCK is 100 on Linux
+  // utime and stime (fields 14 and 15), in ticks; CLK_TCK is 100 on Linux.
+  return { user: (Number(fields[11]) * 1000) / 100, system: (Number(fields[12]) * 1000) / 100 };
+}
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc/PID/stat (Linux). */
+export function cpuMs(pid: number): number {
+  const { user, system } = statCpu(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  return user + system;
 }
 
 /** CPU time of a process and all its descendants (a service started through a launcher, such as tsx, runs in a child). */
@@ -25,12 +36,6 @@ export function treeCpuMs(pid: number): number {
   return total;
 }
 
-/** A thread's CPU so far, in ms: in user space and in the kernel (system calls, such as socket writes). */
-export interface ThreadCpu {
-  user: number;
-  system: number;
-}
-
 /**
  * CPU ms per thread of a process so far, keyed `name#tid` (Linux). In a worker: the main
  * thread is `node#{pid}`, the workflow thread the busiest other `node`, V8's GC and
@@ -41,8 +46,7 @@ export function threadCpuMs(pid: number): Record<string, ThreadCpu> {
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out[`${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}#${tid}`] = { user: (Number(fields[11]) * 1000) / 100, system: (Number(fields[12]) * 1000) / 100 };
+      out[`${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}#${tid}`] = statCpu(stat);
     } catch {
       // the thread has ended
     }
