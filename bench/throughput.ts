@@ -35,7 +35,9 @@
  * one-scope,scope-per-job), BENCH_NODE_FLAGS (node flags for both workers, e.g. V8 heap settings),
  * BENCH_WORKER_LOG=FILE (the pipeline worker's output), BENCH_THREADS=1
  * (each batch's worker CPU per job by thread: the main thread, the workflow thread, V8's
- * helpers for GC and compilation, Temporal's core; each as user + system time).
+ * helpers for GC and compilation, Temporal's core; each as user + system time), BENCH_GC=1
+ * (both workers run with --trace-gc; each batch's collections per job by isolate: how many,
+ * how long they held the main or the workflow thread, MB freed).
  */
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -52,6 +54,7 @@ import { DIST, ensureBuild } from '../scripts/build-state';
 import { scopeIndexWorkflowId } from '../core/workflow-ids';
 import { FLOOR_JOB_STEPS } from './floor/workflows';
 import { distinctSkillName, sessionCreating } from '../test/support/publication';
+import { completeLinesEnd, gcPerJob, isolateNames, parseGcTrace } from './support/gc-trace';
 import { cpuMs, startProcess, threadCpuMs, treeCpuMs, type StartedProcess, type ThreadCpu } from './support/processes';
 import { median, percentile, spread } from './support/stats';
 import type { BenchContext, BenchFigures } from './support/types';
@@ -97,6 +100,8 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   const profDir = process.env.BENCH_CPU_PROF;
   // Node flags for both workers alike (an A/B of V8 settings keeps "same worker settings").
   const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const traceGc = process.env.BENCH_GC === '1';
+  if (traceGc) nodeFlags.push('--trace-gc');
   const nodeArgs = (kind: 'floor' | 'pipeline') => [...nodeFlags, ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profDir, kind)}`] : [])];
   if (!ensureBuild((l) => ctx.log(l))) throw new Error('throughput bench: needs a current build (npm run build)');
   if (nodeFlags.length) ctx.log(`both workers run with node ${nodeFlags.join(' ')}`);
@@ -180,6 +185,7 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   async function batch(kind: Kind, n: number, shape?: Shape): Promise<BatchResult> {
     const worker0 = cpuMs(workers[processOf(kind)].pid);
     const threads0 = threadCpuMs(workers[processOf(kind)].pid);
+    const output0 = completeLinesEnd(workers[processOf(kind)].output());
     const s30 = cpuMs(s3Pid);
     const temporal0 = cpuMs(temporalPid);
     const model0 = treeCpuMs(modelPid);
@@ -190,6 +196,7 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
     const end = Math.max(...closed.map((c) => c.closedAt));
     const clientCpu = process.cpuUsage(client0);
     if (process.env.BENCH_THREADS === '1' && n === N) logThreads(ctx, `${kind}${shape ? ` ${shape}` : ''}`, threads0, threadCpuMs(workers[processOf(kind)].pid), n);
+    if (traceGc && n === N) logGc(ctx, `${kind}${shape ? ` ${shape}` : ''}`, workers[processOf(kind)].output(), output0, n);
     const result = {
       kind,
       jobsPerSecond: n / ((end - t0) / 1000),
@@ -357,6 +364,15 @@ function logThreads(ctx: BenchContext, label: string, before: Record<string, Thr
   ctx.log(
     `  ${label}: worker CPU per job by thread (user+system ms): ${shown.map((t) => `${t.thread} ${t.user.toFixed(1)}+${t.system.toFixed(1)}`).join(', ')}; all threads ${total((t) => t.user)}+${total((t) => t.system)}`,
   );
+}
+
+/** A batch's collections per job by isolate, from the worker's --trace-gc lines printed during it (from `from`). */
+function logGc(ctx: BenchContext, label: string, output: string, from: number, n: number): void {
+  const names = isolateNames(parseGcTrace(output));
+  const perJob = gcPerJob(parseGcTrace(output.slice(from, completeLinesEnd(output))), n, names);
+  const kind = (k: { count: number; threadMs: number; freedMb: number }) => `${k.count.toFixed(2)}x ${k.threadMs.toFixed(2)} ms ${k.freedMb.toFixed(2)} MB`;
+  const parts = [...perJob].map(([isolate, gc]) => `${isolate}: scavenge ${kind(gc.scavenge)}, mark-compact ${kind(gc['mark-compact'])}`);
+  ctx.log(`  ${label}: GC per job (collections, time on the isolate's thread, MB freed): ${parts.join('; ') || 'none'}`);
 }
 
 /** A pipeline batch and, per floor (in FLOORS order), the batches of that floor before and after it. */
