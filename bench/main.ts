@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { infraEnv, infraUp } from '../infra';
 import type { BenchContext, BenchFigures } from './support/types';
 
-export const BENCHMARKS = ['scale', 'scope-size', 'throughput', 'start-up', 'gepa'] as const;
+export const BENCHMARKS = ['scale', 'scope-size', 'throughput', 'activities', 'start-up', 'gepa'] as const;
 
 async function main(argv: string[]): Promise<number> {
   const jsonAt = argv.indexOf('--json');
