@@ -4,7 +4,8 @@
  * which gives them an activity context and nothing else) against the real S3 server, the
  * model server over the openai client, and the Temporal server for the publication's index
  * signal. Next to them, in every job, a bare signed S3 GET of the job's segment: the unit the
- * steps are counted in, since most of their work is S3 requests.
+ * steps are counted in, since most of their work is S3 requests; and the publication's index
+ * signal alone (the floor's publication step sends it too).
  *
  * What it shows: how the pipeline's worker CPU above the floor (bench `throughput`, whose
  * floor's activities do nothing) splits over the job's steps. Sequential, so free of the
@@ -35,7 +36,7 @@ import { median, spread } from './support/stats';
 import type { BenchContext, BenchFigures } from './support/types';
 
 export const JOB_STEPS = ['prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'recordRevision', 'publishRevision', 'recordJobOutcome'] as const;
-type Step = (typeof JOB_STEPS)[number] | 'bareGet';
+type Step = (typeof JOB_STEPS)[number] | 'bareGet' | 'bareSignal';
 
 export async function run(ctx: BenchContext): Promise<BenchFigures> {
   const JOBS = Number(process.env.BENCH_JOBS ?? 100);
@@ -55,9 +56,12 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   const store = createSkillStore(config.s3);
   const s3 = createS3Client(config.s3);
   // The worker's publications signal the scope's index workflow; here no worker runs it (it is terminated at the end).
-  const activities = createActivities(config, { signalIndex: clientIndexSignaller(client, config.temporal.taskQueue), store });
+  const signalIndex = clientIndexSignaller(client, config.temporal.taskQueue);
+  const activities = createActivities(config, { signalIndex, store });
   const app = `bench-activities-${runId}`;
   const scopeKey = scopeKeyOf({ mode: 'app', app });
+  // The second baseline: the publication's index signal alone, into a scope of its own.
+  const signalScopeKey = scopeKeyOf({ mode: 'app', app: `${app}-signal` });
   let seq = 0;
 
   /** One create + publish job, step by step as learningJobWorkflow calls them; CPU ms per step. */
@@ -115,6 +119,8 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
       }),
     );
     if (published.status !== 'active') throw new Error(`activities bench: the publication ended ${published.status}`);
+    const change = { skillId: revision.skillId, seq: 1, revisionId: revision.id, entry: { name: revision.spec!.name, description: revision.spec!.description, managed: true } };
+    await step('bareSignal', () => signalIndex(signalScopeKey, change));
     const summary: RevisionSummary = {
       revisionId: revision.id,
       skillId: revision.skillId,
@@ -159,12 +165,19 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
       ctx.log(`  ${s.padEnd(22)} ${spread(ms)} ms   ${spread(inGets, 1)} bare GETs`);
     }
     ctx.log(`  ${'bare S3 GET'.padEnd(22)} ${spread(rounds.map((r) => r.bareGet))} ms`);
+    // The floor's publication step sends this signal too: the part of publishRevision the pipeline adds is the rest.
+    const signalInGets = rounds.map((r) => r.bareSignal / r.bareGet);
+    figures.bareIndexSignal = { ms: median(rounds.map((r) => r.bareSignal)), bareGets: median(signalInGets) };
+    ctx.log(
+      `  ${'bare index signal'.padEnd(22)} ${spread(rounds.map((r) => r.bareSignal))} ms   ${spread(signalInGets, 1)} bare GETs (publishRevision's signal; the floor's publication step sends it too)`,
+    );
     return figures;
   } finally {
-    await client.workflow
-      .getHandle(scopeIndexWorkflowId(scopeKey))
-      .terminate('benchmark finished')
-      .catch(() => undefined);
+    for (const key of [scopeKey, signalScopeKey])
+      await client.workflow
+        .getHandle(scopeIndexWorkflowId(key))
+        .terminate('benchmark finished')
+        .catch(() => undefined);
     await connection.close();
     s3.destroy();
   }
