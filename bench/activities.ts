@@ -28,9 +28,8 @@ import { loadConfig } from '../client/config';
 import { connectWorkerTemporal } from '../workers/connection';
 import { storeSessionEvents } from '../client/payloads';
 import { scopeKey as scopeKeyOf, type Segment } from '../core';
-import { decidedForPublication, publicationReason, publishableOf } from '../core/governance/decided-for-publication';
+import { jobPublication } from '../core/governance/decided-for-publication';
 import { segmentIdFor, type JobOutcome, type RevisionSummary } from '../core/governance';
-import { operationId } from '../core/publication/operations';
 import { scopeIndexWorkflowId } from '../core/workflow-ids';
 import { distinctSkillName, sessionCreating } from '../test/support/publication';
 import { median, spread } from './support/stats';
@@ -107,18 +106,7 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
     if (plan.revisions.length !== 1 || revision?.status !== 'pending')
       throw new Error(`activities bench: expected one publishable create, got ${JSON.stringify(plan.revisions.map((r) => r.status))}`);
     const recorded = await step('recordRevision', () => activities.recordRevision({ revision, publishNow: true }));
-    const published = await step('publishRevision', () =>
-      activities.publishRevision({
-        revision: { scopeKey, skillId: revision.skillId, revisionId: revision.id },
-        known: publishableOf('asWritten' in recorded ? decidedForPublication(revision) : recorded),
-        opId: operationId(jobId, `publish/${revision.id}`),
-        actor: 'evolution',
-        reason: publicationReason(revision),
-        at: revision.createdAt,
-        auditAction: 'promote',
-        awaitIndex: false,
-      }),
-    );
+    const published = await step('publishRevision', () => activities.publishRevision(jobPublication(jobId, revision, recorded)));
     if (published.status !== 'active') throw new Error(`activities bench: the publication ended ${published.status}`);
     const change = { skillId: revision.skillId, seq: 1, revisionId: revision.id, entry: { name: revision.spec!.name, description: revision.spec!.description, managed: true } };
     await step('bareSignal', () => signalIndex(signalScopeKey, change));

@@ -1,10 +1,9 @@
 import { ActivityFailure, deprecatePatch, log, ParentClosePolicy, proxyActivities, proxyLocalActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities';
-import { decidedForPublication, publicationReason, publishableOf } from '../core/governance/decided-for-publication';
+import { jobPublication } from '../core/governance/decided-for-publication';
 import type { JobOutcome, RevisionSummary } from '../core/governance/types';
 import { approvalWorkflowId } from '../core/workflow-ids';
-import { operationId } from '../core/publication/operations';
 import type { IndexedPublication, Segment } from '../core';
 import { checkLearningJobInput } from '../core/workflow-inputs';
 import { approvalWorkflow } from './approval';
@@ -134,16 +133,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
     let status = revision.status;
     let indexSeq: number | undefined;
     if (publishNow) {
-      const r = await publisher.publishRevision({
-        revision: ref,
-        known: publishableOf('asWritten' in recorded ? decidedForPublication(revision) : recorded),
-        opId: operationId(jobId, `publish/${revision.id}`),
-        actor: 'evolution',
-        reason: publicationReason(revision),
-        at: revision.createdAt,
-        auditAction: 'promote',
-        awaitIndex: false,
-      });
+      const r = await publisher.publishRevision(jobPublication(jobId, revision, recorded));
       status = r.status;
       indexSeq = r.indexSeq;
     } else if (status === 'pending_approval') {

@@ -1,3 +1,4 @@
+import { operationId } from '../publication/operations';
 import type { Revision } from '../schemas';
 
 /**
@@ -39,5 +40,23 @@ export function publishableOf(rev: PublishableRevision): PublishableRevision {
     ...(human === undefined ? {} : { human }),
     shadowBypassed,
     history,
+  };
+}
+
+/**
+ * A learning job's request to publish a revision it just recorded (recordRevision answered
+ * `recorded`): its own step's operation, promoted by `evolution` at the revision's creation,
+ * without waiting for the scope's index (whoever waits for the job does).
+ */
+export function jobPublication(jobId: string, revision: Revision, recorded: { asWritten: true } | Revision) {
+  return {
+    revision: { scopeKey: revision.scopeKey, skillId: revision.skillId, revisionId: revision.id },
+    known: publishableOf('asWritten' in recorded ? decidedForPublication(revision) : recorded),
+    opId: operationId(jobId, `publish/${revision.id}`),
+    actor: 'evolution',
+    reason: publicationReason(revision),
+    at: revision.createdAt,
+    auditAction: 'promote' as const,
+    awaitIndex: false,
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pointerTargetOf } from '../../activities/publisher';
-import { buildGovernedRevision, decidedForPublication, publicationReason, publishableOf, type GovernanceSettings } from '../../core/governance';
+import { buildGovernedRevision, decidedForPublication, jobPublication, publicationReason, publishableOf, type GovernanceSettings } from '../../core/governance';
 
 const governance: GovernanceSettings = { humanGate: 'none', shadowMode: false, minToolCalls: 4, effectivenessThreshold: 0.8 };
 
@@ -72,5 +72,35 @@ describe('publishableOf', () => {
   it('keeps a parent and a human report when the revision has them', () => {
     const held = { ...gated('always'), parentId: 'rev-parent' };
     expect(publishableOf(held)).toMatchObject({ parentId: 'rev-parent', human: held.human });
+  });
+});
+
+describe('jobPublication', () => {
+  it("asks for the job's own publish step, promoted by evolution at the revision's creation, from what the job knows it stored", () => {
+    const rev = gated();
+    const request = jobPublication('job-decided', rev, { asWritten: true });
+    expect(request).toEqual({
+      revision: { scopeKey: 'apps/a', skillId: 'decided-skill', revisionId: 'rev-decided' },
+      known: publishableOf(decidedForPublication(rev)),
+      opId: 'job-decided#publish/rev-decided',
+      actor: 'evolution',
+      reason: 'all gates passed',
+      at: rev.createdAt,
+      auditAction: 'promote',
+      awaitIndex: false,
+    });
+  });
+
+  it('passes the stored copy when recordRevision found the revision moved on', () => {
+    const rev = gated();
+    const decided = decidedForPublication(rev);
+    const stored = {
+      ...decided,
+      status: 'archived' as const,
+      history: [...decided.history, { from: 'active' as const, to: 'archived' as const, at: '2026-12-02T11:00:00.000Z', reason: 'superseded' }],
+    };
+    const known = jobPublication('job-decided', rev, stored).known;
+    expect(known).toEqual(publishableOf(stored));
+    expect(known).not.toEqual(publishableOf(decided));
   });
 });
