@@ -33,7 +33,7 @@
  * BENCH_SUBMIT_ROUNDS (default 3), BENCH_WARMUP (jobs per kind and shape before the first batch, default 20), BENCH_CPU_PROF=DIR (each worker writes V8 CPU profiles,
  * one per thread, under DIR/pipeline and DIR/floor when it stops), BENCH_SHAPES (default
  * one-scope,scope-per-job), BENCH_NODE_FLAGS (node flags for both workers, e.g. V8 heap settings),
- * BENCH_WORKER_LOG=FILE (the pipeline worker's output), BENCH_THREADS=1
+ * BENCH_WORKER_LOG=FILE (the pipeline worker's output; the floor worker's in FILE.floor), BENCH_THREADS=1
  * (each batch's worker CPU per job by thread: the main thread, the workflow thread, V8's
  * helpers for GC and compilation, Temporal's core; each as user + system time), BENCH_GC=1
  * (both workers run with --trace-gc; each batch's collections per job by isolate: how many,
@@ -307,8 +307,11 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
     }
     return figures;
   } finally {
-    // BENCH_WORKER_LOG=FILE keeps what the pipeline worker printed (its warnings explain a slow run).
-    if (process.env.BENCH_WORKER_LOG) writeFileSync(process.env.BENCH_WORKER_LOG, workers.pipeline.output());
+    // BENCH_WORKER_LOG=FILE keeps what the workers printed (the pipeline's warnings explain a slow run): FILE and FILE.floor.
+    if (process.env.BENCH_WORKER_LOG) {
+      writeFileSync(process.env.BENCH_WORKER_LOG, workers.pipeline.output());
+      writeFileSync(`${process.env.BENCH_WORKER_LOG}.floor`, workers.floor.output());
+    }
     await terminateAll(client, [...sessions, ...entities]);
     await connection.close();
     await Promise.all(Object.values(workers).map((w) => w.stop()));
