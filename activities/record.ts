@@ -1,14 +1,8 @@
 import { auditEventId, type Revision } from '../core';
-import { decidedForPublication } from '../core/governance';
+import { decidedForPublication, type RecordedRevision } from '../core/governance';
 import { withStoreErrors } from './errors';
 import { sameJson } from './storage/canonical-json';
 import type { SkillStore } from './storage';
-
-/**
- * recordRevision's result. Markers of jobs recorded on code before `1052bf8` hold the stored
- * revision itself, which is the second case.
- */
-export type RecordedRevision = { asWritten: true } | Revision;
 
 /**
  * Stores a gated revision (create-only, idempotent) with its audit trail. A revision that

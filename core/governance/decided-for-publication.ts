@@ -44,11 +44,18 @@ export function publishableOf(rev: PublishableRevision): PublishableRevision {
 }
 
 /**
+ * recordRevision's result: `asWritten` when the stored revision is exactly
+ * decidedForPublication of the one it was given. Markers of jobs recorded on code before
+ * `1052bf8` hold the stored revision itself, which is the second case.
+ */
+export type RecordedRevision = { asWritten: true } | Revision;
+
+/**
  * A learning job's request to publish a revision it just recorded (recordRevision answered
  * `recorded`): its own step's operation, promoted by `evolution` at the revision's creation,
  * without waiting for the scope's index (whoever waits for the job does).
  */
-export function jobPublication(jobId: string, revision: Revision, recorded: { asWritten: true } | Revision) {
+export function jobPublication(jobId: string, revision: Revision, recorded: RecordedRevision) {
   return {
     revision: { scopeKey: revision.scopeKey, skillId: revision.skillId, revisionId: revision.id },
     known: publishableOf('asWritten' in recorded ? decidedForPublication(revision) : recorded),

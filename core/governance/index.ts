@@ -6,6 +6,6 @@ export { segmentIdFor } from './ids';
 
 export * from './job-outcome-schema';
 export * from './published';
-export { decidedForPublication, jobPublication, publicationReason, publishableOf, type PublishableRevision } from './decided-for-publication';
+export { decidedForPublication, jobPublication, publicationReason, publishableOf, type PublishableRevision, type RecordedRevision } from './decided-for-publication';
 export * from './quarantine';
 export * from './session-audit';
