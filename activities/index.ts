@@ -1,5 +1,6 @@
 import type { EvolutionConfig } from '../core';
 import { gepaActivities } from './gepa';
+import { jobPublicationActivities } from './job-publication';
 import { learningActivities } from './learning';
 import { createOpenAIClient } from './llm/openai-client';
 import { publisherActivities } from './publisher';
@@ -17,10 +18,13 @@ export interface ActivityDeps {
 /** Every application activity, wired to one S3 store and one OpenAI client per worker. */
 export function createActivities(config: EvolutionConfig, { signalIndex, store = createSkillStore(config.s3) }: ActivityDeps) {
   const openai = createOpenAIClient(config.llm);
+  const record = recordActivities({ store });
+  const publisher = publisherActivities({ store, signalIndex });
   return {
     ...learningActivities({ config, store, openai }),
-    ...recordActivities({ store }),
-    ...publisherActivities({ store, signalIndex }),
+    ...record,
+    ...publisher,
+    ...jobPublicationActivities({ store, recordRevision: record.recordRevision, publishRevision: publisher.publishRevision }),
     ...scopeIndexActivities({ store }),
     ...gepaActivities({ config, store, openai }),
   };

@@ -69,6 +69,13 @@ export interface PreparedReview {
   cursorEtag?: string | null;
   /** This worker's governance settings, recorded in history so replays see the same values. */
   governance: GovernanceSettings;
+  /**
+   * The job's last write records its outcome, and its publication step records the revision
+   * it publishes (one activity each, not three). Jobs prepared on code before this field
+   * have none in their recorded answer: they replay with a step for each
+   * (docs/versioning.md, "Changes keyed on an activity's answer").
+   */
+  mergedWrites?: true;
 }
 
 export interface ReviewSessionInput {
@@ -218,7 +225,7 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
         const reviewedAfter: ReviewCursor = stored ? { lastReviewedAt: stored.lastReviewedAt, lastEventCount: stored.lastEventCount } : {};
         const { delta, nextCursor } = deltaAfterCursor(events, reviewedAfter);
         const policy = shouldReview(buildReviewContext(delta, { precededBy: turnBefore(events, delta) }), { minToolCalls });
-        const common = { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, reviewedAfter, cursorEtag, governance };
+        const common = { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, reviewedAfter, cursorEtag, governance, mergedWrites: true as const };
         if (!policy.review) return common;
         const fingerprint = deltaFingerprint(reviewedAfter, delta[0]);
         // Kept in the cursor object: no extra request (see activities/storage/cursor-store.ts).
@@ -267,21 +274,27 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
       );
     },
 
-    /** Counts one failed review of a delta (idempotent by job id); see core/governance/quarantine.ts. */
+    /**
+     * Counts one failed review of a delta (idempotent by job id; see core/governance/quarantine.ts),
+     * then records the job's outcome when given it (the job ends here).
+     */
     async recordReviewFailure({
       scopeKey,
       sessionId,
       reviewedAfter,
       fingerprint,
       failure,
+      outcome,
     }: {
       scopeKey: string;
       sessionId: string;
       reviewedAfter: ReviewCursor;
       fingerprint: string;
       failure: ReviewFailure;
+      outcome?: { outcome: JobOutcome; at: string };
     }): Promise<void> {
       await withStoreErrors(() => store.recordFailedReview(scopeKey, sessionId, { position: reviewedAfter, fingerprint, failure }));
+      if (outcome) await writeJobOutcome(outcome.outcome, outcome.at);
     },
 
     planJob,

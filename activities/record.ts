@@ -1,5 +1,5 @@
 import { auditEventId, type Revision } from '../core';
-import { decidedForPublication, type RecordedRevision } from '../core/governance';
+import { decidedForPublication, outcomeWithRevision, type OutcomeToRecord, type RecordedRevision } from '../core/governance';
 import { withStoreErrors } from './errors';
 import { sameJson } from './storage/canonical-json';
 import type { SkillStore } from './storage';
@@ -13,10 +13,15 @@ import type { SkillStore } from './storage';
  * Returns `asWritten` when the stored revision is exactly that one (the caller knows it:
  * `decidedForPublication`), so a 1 to 2 KB revision does not travel through history again;
  * otherwise the stored copy (a retry that finds it moved on in its lifecycle).
+ * `outcome`: this is its job's last write (a revision held or rejected), so the job's outcome
+ * is recorded after it, with this revision in its gated status.
  */
+/** A revision published next is not its job's last write: the publication records the outcome. */
+export type RecordRevisionInput = { revision: Revision; publishNow?: false; outcome?: OutcomeToRecord } | { revision: Revision; publishNow: true; outcome?: never };
+
 export function recordActivities({ store }: { store: SkillStore }) {
   return {
-    async recordRevision({ revision: gated, publishNow = false }: { revision: Revision; publishNow?: boolean }): Promise<RecordedRevision> {
+    async recordRevision({ revision: gated, publishNow = false, outcome }: RecordRevisionInput): Promise<RecordedRevision> {
       return withStoreErrors(async () => {
         const revision = publishNow ? decidedForPublication(gated) : gated;
         const stored = await store.createRevision(revision);
@@ -40,6 +45,7 @@ export function recordActivities({ store }: { store: SkillStore }) {
         const reasons = revision.gates.flatMap((g) => (g.ran && !g.passed ? g.reasons : [])).concat(revision.human?.held ? revision.human.reasons : []);
         if (revision.status === 'rejected') await event('reject', reasons.join('; '));
         if (revision.status === 'pending_eval' || revision.status === 'pending_approval') await event('hold', reasons.join('; '));
+        if (outcome) await store.writeJobOutcome(outcomeWithRevision(outcome.before, gated, gated.status), outcome.at);
         return recorded;
       });
     },

@@ -7,6 +7,11 @@
  * Scenarios: a session and its learning job, an approval while it waits and after it was
  * decided, a learning job that publishes, the scope-index entity that publication signalled, a rollback, an experiment that continues-as-new (its first run, its last run and
  * an evaluation batch) and an experiment that fails on its time limit.
+ *
+ * Histories of learning jobs recorded on older code stay as they were: this script does not
+ * write them (`learning-job`, `learning-job-published`: a step for each write;
+ * `learning-job-patch-markers`: the retired patches' markers). The current code must go on
+ * replaying them (docs/versioning.md).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -148,7 +153,7 @@ async function main(): Promise<void> {
     const outcome = await waitForLearningJob(w, started.jobWorkflowId);
     const rev = outcome.revisions[0];
     if (!rev || rev.status !== 'pending_approval') throw new Error(`expected a held revision, got ${JSON.stringify(outcome)}`);
-    await save(w.client, 'learning-job', started.jobWorkflowId);
+    await save(w.client, 'learning-job-held', started.jobWorkflowId);
     await save(w.client, 'session', sessionWorkflowId(started.scopeKey, 's1'));
     await save(w.client, 'approval-waiting', approvalWorkflowId(rev.revisionId));
     await decideRevision(deps, rev.revisionId, { decision: 'approve', reviewer: 'recorder', comment: 'recorded for replay tests' });
@@ -159,7 +164,7 @@ async function main(): Promise<void> {
     const followUp = await startLearningJob(deps, { app, user: 'u1', sessionId: 's1', events: exampleSession('weather-report-followup') });
     const published = await waitForLearningJob(w, followUp.jobWorkflowId);
     if (published.revisions[0]?.status !== 'active') throw new Error(`expected a published update, got ${JSON.stringify(published)}`);
-    await save(w.client, 'learning-job-published', followUp.jobWorkflowId);
+    await save(w.client, 'learning-job-publishing', followUp.jobWorkflowId);
 
     // Rollback of a skill with an earlier revision.
     const skill = await skillWithTwoRevisions(store, stamp);

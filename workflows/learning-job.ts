@@ -2,6 +2,7 @@ import { ActivityFailure, deprecatePatch, log, ParentClosePolicy, proxyActivitie
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities';
 import { jobPublication } from '../core/governance/decided-for-publication';
+import { outcomeWithRevision } from '../core/governance/job-outcome';
 import type { JobOutcome, RevisionSummary } from '../core/governance/types';
 import { approvalWorkflowId } from '../core/workflow-ids';
 import type { IndexedPublication, Segment } from '../core';
@@ -70,7 +71,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   // replay without them issues none, and a live execution makes no call, so records none.
   if (workflowInfo().unsafe.isReplaying) for (const id of RETIRED_PATCHES) deprecatePatch(id);
   const prepared = await localStorage.prepareReview({ segment, indexedBefore: input.indexedBefore });
-  const { governance } = prepared;
+  const { governance, mergedWrites } = prepared;
   const cursorAdvance = { scopeKey: prepared.scopeKey, sessionId: segment.sessionId, cursor: prepared.nextCursor, cursorEtag: prepared.cursorEtag };
   // A job that ends right after advancing the cursor records its outcome in the same activity.
   const advanceCursor = (outcome: JobOutcome) => localStorage.advanceCursor({ ...cursorAdvance, at: new Date().toISOString(), outcome });
@@ -99,14 +100,17 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
     decision = await withinModelAnswerBudget(() => reviewer.reviewSession({ segment, reviewedAfter: prepared.reviewedAfter, indexEtag: prepared.indexEtag }));
   } catch (err) {
     const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : (err as Error).message;
+    const at = new Date().toISOString();
+    const outcome: JobOutcome = { ...base, status: 'reviewer_failed', reason: cause, cursorAdvanced: false, revisions: [], dropped: [] };
     await localStorage.recordReviewFailure({
       scopeKey: prepared.scopeKey,
       sessionId: segment.sessionId,
       reviewedAfter: prepared.reviewedAfter,
       fingerprint: prepared.deltaFingerprint!,
-      failure: { jobId, reason: cause, at: new Date().toISOString() },
+      failure: { jobId, reason: cause, at },
+      ...(mergedWrites ? { outcome: { outcome, at } } : {}),
     });
-    return finish({ ...base, status: 'reviewer_failed', reason: cause, cursorAdvanced: false, revisions: [], dropped: [] });
+    return mergedWrites ? outcome : finish(outcome);
   }
 
   if (decision.skip_reason && !decision.creates.length && !decision.updates.length && !decision.deletions.length) {
@@ -125,22 +129,31 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   for (const d of plan.dropped) log.warn('reconciler dropped a candidate', { jobId, name: d.name, list: d.list, reason: d.reason });
   for (const r of plan.rewrites) log.info('reconciler rewrote a candidate', { jobId, name: r.name, list: r.list, reason: r.reason });
 
-  const revisions: RevisionSummary[] = [];
-  for (const revision of plan.revisions) {
-    const publishNow = revision.status === 'pending';
-    const recorded = await localStorage.recordRevision({ revision, publishNow });
-    const ref = { scopeKey: revision.scopeKey, skillId: revision.skillId, revisionId: revision.id };
-    let status = revision.status;
-    let indexSeq: number | undefined;
-    if (publishNow) {
-      const r = await publisher.publishRevision(jobPublication(jobId, revision, recorded));
-      status = r.status;
-      indexSeq = r.indexSeq;
-    } else if (status === 'pending_approval') {
+  const reviewed = (revisions: RevisionSummary[]): JobOutcome => ({
+    ...base,
+    status: 'reviewed',
+    reason: decision.skip_reason || 'reviewer proposed changes',
+    cursorAdvanced: true,
+    revisions,
+    dropped: plan.dropped,
+  });
+  let outcome = reviewed([]);
+  for (const [i, revision] of plan.revisions.entries()) {
+    // The job's last write records its outcome (jobs prepared on older code: a step of its own, below).
+    const outcomeToRecord = mergedWrites && i === plan.revisions.length - 1 ? { before: outcome, at: new Date().toISOString() } : undefined;
+    if (revision.status === 'pending') {
+      const r = mergedWrites
+        ? await publisher.recordAndPublishRevision({ jobId, revision, ...(outcomeToRecord ? { outcome: outcomeToRecord } : {}) })
+        : await publisher.publishRevision(jobPublication(jobId, revision, await localStorage.recordRevision({ revision, publishNow: true })));
+      outcome = outcomeWithRevision(outcome, revision, r.status, r.indexSeq);
+      continue;
+    }
+    await localStorage.recordRevision({ revision, ...(outcomeToRecord ? { outcome: outcomeToRecord } : {}) });
+    if (revision.status === 'pending_approval') {
       try {
         await startChild(approvalWorkflow, {
           workflowId: approvalWorkflowId(revision.id),
-          args: [{ revision: ref, timeoutMs: governance.approvalTimeoutMs, source: 'reviewer' }],
+          args: [{ revision: { scopeKey: revision.scopeKey, skillId: revision.skillId, revisionId: revision.id }, timeoutMs: governance.approvalTimeoutMs, source: 'reviewer' }],
           parentClosePolicy: ParentClosePolicy.ABANDON,
           searchAttributes: { EvolutionRevisionId: [revision.id], EvolutionSkillId: [revision.skillId], EvolutionScopeKey: [revision.scopeKey], EvolutionKind: ['approval'] },
         });
@@ -149,18 +162,9 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
         if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
       }
     }
-    revisions.push({
-      revisionId: revision.id,
-      skillId: revision.skillId,
-      name: revision.spec?.name ?? revision.skillId,
-      action: revision.action,
-      status,
-      shadowBypassed: revision.shadowBypassed,
-      reasons: revision.gates.flatMap((g) => g.reasons).concat(revision.human?.reasons ?? []),
-      ...(indexSeq === undefined ? {} : { indexSeq }),
-    });
+    outcome = outcomeWithRevision(outcome, revision, revision.status);
   }
-  return finish({ ...base, status: 'reviewed', reason: decision.skip_reason || 'reviewer proposed changes', cursorAdvanced: true, revisions, dropped: plan.dropped });
+  return mergedWrites && plan.revisions.length ? outcome : finish(outcome);
 
   async function finish(outcome: JobOutcome): Promise<JobOutcome> {
     await localStorage.recordJobOutcome({ outcome, at: new Date().toISOString() });

@@ -4,6 +4,7 @@ export * from './build-revision';
 export * from './plan';
 export { segmentIdFor } from './ids';
 
+export * from './job-outcome';
 export * from './job-outcome-schema';
 export * from './published';
 export { decidedForPublication, jobPublication, publicationReason, publishableOf, type PublishableRevision, type RecordedRevision } from './decided-for-publication';

@@ -6,11 +6,12 @@ import { movePointer } from '../../activities/publisher';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { clientIndexSignaller, clientIndexUpdater, MAX_INDEX_UPDATES_IN_FLIGHT } from '../../activities/scope-index-signal';
 import { indexChangeFor } from '../../activities/storage';
-import { nextPointer, scopeIndexWorkflowId, scopeKey as scopeKeyOf, type IndexChange } from '../../core';
+import { nextPointer, scopeIndexWorkflowId, scopeKey as scopeKeyOf, type IndexChange, type Revision } from '../../core';
 import { reconcileIndexSignal } from '../../workflows';
 import { uniqueName } from '../support/infra';
-import { activitySteps, localActivityResults } from '../support/history';
-import { publishableOf } from '../../core/governance';
+import { activitySteps } from '../support/history';
+import { decidedForPublication } from '../../core/governance';
+import type { RecordAndPublishInput } from '../../activities/job-publication';
 import { distinctSkillName, publicationProblems, sessionCreating } from '../support/publication';
 import { useMainWorker } from '../support/worker';
 
@@ -92,21 +93,31 @@ describe('a burst of publications into one scope', () => {
     expect(new Set(activitySteps(await fx.w.client.workflow.getHandle(scopeIndexWorkflowId(started.scopeKey)).fetchHistory()))).toEqual(new Set(['local:applyScopeIndexChanges']));
   });
 
-  it("a publishing job's history carries the stored revision once: recordRevision answers with an ack, the publication gets only what it reads", async () => {
+  it("a publishing job's last step records the revision, publishes it and records the outcome: one activity, its input the revision as planned", async () => {
     const deps = { client: fx.w.client, store: fx.store, config: fx.w.config };
     const started = await startLearningJob(deps, { app: uniqueName('once'), user: 'u', sessionId: 's', events: sessionCreating('once-in-history-skill') });
     const out = await waitForLearningJob(fx.w, started.jobWorkflowId, { timeoutMs: 120_000 });
     expect(out.revisions).toMatchObject([{ action: 'create', status: 'active' }]);
+    expect(out.revisions[0]!.indexSeq).toEqual(expect.any(Number));
     const history = await fx.w.client.workflow.getHandle(started.jobWorkflowId).fetchHistory();
-    expect(localActivityResults(history, 'recordRevision')).toEqual([{ asWritten: true }]);
-    const scheduled = (history.events ?? []).flatMap((e) => {
+    expect(activitySteps(history)).toEqual(['local:prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'recordAndPublishRevision']);
+    const inputs = (history.events ?? []).flatMap((e) => {
       const a = e.activityTaskScheduledEventAttributes;
-      return a?.activityType?.name === 'publishRevision' ? [defaultPayloadConverter.fromPayload<{ known: Record<string, unknown> }>(a.input!.payloads![0]!)] : [];
+      return a?.activityType?.name === 'recordAndPublishRevision' ? [defaultPayloadConverter.fromPayload<RecordAndPublishInput>(a.input!.payloads![0]!)] : [];
     });
-    expect(scheduled).toHaveLength(1);
-    expect(Object.keys(scheduled[0]!.known).sort()).toEqual(['action', 'history', 'human', 'id', 'scopeKey', 'shadowBypassed', 'skillId', 'spec', 'status']);
-    const stored = await fx.store.readRevision(started.scopeKey, out.revisions[0]!.skillId, out.revisions[0]!.revisionId);
-    expect(scheduled[0]!.known).toEqual(publishableOf(stored!));
+    expect(inputs).toHaveLength(1);
+    const [{ revision, outcome }] = inputs as [RecordAndPublishInput];
+    const planned = (history.events ?? []).flatMap((e) => {
+      const done = e.activityTaskCompletedEventAttributes;
+      return done?.result ? [defaultPayloadConverter.fromPayload<{ revisions?: Revision[] }>(done.result.payloads![0]!)] : [];
+    });
+    expect(planned.find((r) => r.revisions)?.revisions).toEqual([revision]);
+    // Stored as decided for publication, then published: the derived status is active.
+    const stored = await fx.store.readRevision(started.scopeKey, revision.skillId, revision.id);
+    expect(stored).toMatchObject({ ...decidedForPublication(revision), status: 'active' });
+    // The outcome was recorded by that step: what the job had done before it, plus its revision as published.
+    expect(outcome?.before).toEqual({ ...out, revisions: [] });
+    expect(await fx.store.readJobOutcome(started.scopeKey, out.jobId)).toEqual({ ...out, recordedAt: outcome!.at });
   });
 
   it(`a burst past the server's in-flight update limit: ${MAX_INDEX_UPDATES_IN_FLIGHT} updates per scope, the rest signal, every change lands`, async () => {

@@ -21,8 +21,10 @@ const EXPECTED = [
   'experiment-continued-as-new',
   'experiment-last-run',
   'experiment-time-limit',
+  'learning-job-held',
   'learning-job-patch-markers',
   'learning-job-published',
+  'learning-job-publishing',
   'learning-job',
   'rollback',
   'scope-index-before-local-bursts',
@@ -99,6 +101,20 @@ describe('replay of recorded histories', () => {
       'publishRevision',
       'local:recordJobOutcome',
     ]);
+    // Both replay: 'every history replays on the current workflow code' above.
+  });
+
+  it("merged writes, keyed on prepareReview's answer: jobs prepared with it record the revision with its publication and the outcome with their last write; jobs recorded before take a step for each; both replay", () => {
+    const named = (name: string) => HISTORIES.find((h) => h.name === name)!.history;
+    const prepared = (name: string) => localActivityResults(named(name), 'prepareReview') as { mergedWrites?: true }[];
+    expect(prepared('learning-job-publishing')).toEqual([expect.objectContaining({ mergedWrites: true })]);
+    expect(activitySteps(named('learning-job-publishing'))).toEqual(['local:prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'recordAndPublishRevision']);
+    expect(prepared('learning-job-held')).toEqual([expect.objectContaining({ mergedWrites: true })]);
+    expect(activitySteps(named('learning-job-held'))).toEqual(['local:prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'local:recordRevision']);
+    for (const older of ['learning-job', 'learning-job-published']) {
+      expect(prepared(older)[0]).not.toHaveProperty('mergedWrites');
+      expect(activitySteps(named(older)).at(-1)).toBe('local:recordJobOutcome');
+    }
     // Both replay: 'every history replays on the current workflow code' above.
   });
 

@@ -45,6 +45,17 @@ describe('product metrics observed at the activity boundary', () => {
       `${PRODUCT_METRICS.publications}{"trigger":"auto_expire","outcome":"published"}`,
       `${PRODUCT_METRICS.autoExpiries}{"outcome":"published"}`,
     ]);
+    // A learning job's publication records its revision and promotes it, in one activity.
+    const gated = { scopeKey: 'apps/a', action: 'create', source: 'reviewer', status: 'pending', gates: [{ gate: 'spec', ran: true, passed: true }] };
+    expect(names('recordAndPublishRevision', { jobId: 'j', revision: gated }, { status: 'active', outcome: 'published' })).toEqual([
+      `${PRODUCT_METRICS.revisionsWritten}{"scope_mode":"app","action":"create","source":"reviewer","status":"pending"}`,
+      `${PRODUCT_METRICS.gateVerdicts}{"gate":"spec","verdict":"passed"}`,
+      `${PRODUCT_METRICS.publications}{"trigger":"promote","outcome":"published"}`,
+    ]);
+    expect(observe('recordAndPublishRevision', [{ revision: gated }], undefined, undefined, 7).histograms).toEqual([
+      { name: PRODUCT_METRICS.publicationLatency, value: 7, tags: { trigger: 'promote' } },
+    ]);
+    expect(observe('recordAndPublishRevision', [{ revision: gated }], undefined, new Error('x'), 1)).toEqual({ counters: [], histograms: [] });
     expect(names('rejectRevision', {})).toEqual([`${PRODUCT_METRICS.rejections}{}`]);
     expect(names('rollbackSkill', {})).toEqual([`${PRODUCT_METRICS.rollbacks}{}`]);
     expect(names('evaluateCandidate', { cases: [1, 2, 3] })).toEqual([`${PRODUCT_METRICS.gepaMetricCalls}{"outcome":"success"}`]);

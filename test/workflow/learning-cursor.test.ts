@@ -126,24 +126,20 @@ describe('activities per job: the model call, the plan and the publication are t
     const { started, outcome } = await submit(exampleSession('weather-report'), session);
     expect(outcome).toMatchObject({ status: 'reviewed', cursorAdvanced: true, revisions: [{ action: 'create', status: 'pending_approval' }] });
     const history = await h.env.client.workflow.getHandle(started.jobWorkflowId).fetchHistory();
-    expect(activitySteps(history)).toEqual(['local:prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'local:recordRevision', 'local:recordJobOutcome']);
+    // The held revision is the job's last write: recording it records the outcome too.
+    expect(activitySteps(history)).toEqual(['local:prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'local:recordRevision']);
     // The revision is in history once, as planned: recording it answers with an ack, not the revision again.
     expect(localActivityResults(history, 'recordRevision')).toEqual([{ asWritten: true }]);
+    expect(await storedOutcome(started.scopeKey, outcome.jobId)).toEqual({ ...outcome, recordedAt: expect.any(String) });
     expect(await h.store.readCursor(started.scopeKey, session.sessionId)).toMatchObject({ lastEventCount: 12 });
   });
 
-  it('reviewer failure: three model answers, the failure counted for quarantine, the cursor stays, the outcome is still recorded', async () => {
+  it('reviewer failure: three model answers, the failure counted for quarantine and the outcome recorded in one activity, the cursor stays', async () => {
     const session = newSession();
     const { started, outcome } = await submit(weatherWith('[[fault:malformed]]'), session);
-    expect(await activityTypes(started.jobWorkflowId)).toEqual([
-      'local:prepareReview',
-      'reviewSession',
-      'reviewSession',
-      'reviewSession',
-      'local:recordReviewFailure',
-      'local:recordJobOutcome',
-    ]);
-    expect(await storedOutcome(started.scopeKey, outcome.jobId)).toMatchObject({ status: 'reviewer_failed', cursorAdvanced: false });
+    expect(await activityTypes(started.jobWorkflowId)).toEqual(['local:prepareReview', 'reviewSession', 'reviewSession', 'reviewSession', 'local:recordReviewFailure']);
+    expect(outcome).toMatchObject({ status: 'reviewer_failed', cursorAdvanced: false });
+    expect(await storedOutcome(started.scopeKey, outcome.jobId)).toEqual({ ...outcome, recordedAt: expect.any(String) });
     expect(await h.store.readCursor(started.scopeKey, session.sessionId)).toBeUndefined();
   });
 });

@@ -47,6 +47,22 @@ export function observe(activityType: string, args: Args, result: unknown, error
   const count = (name: string, tags: Record<string, string> = {}, value = 1) => value > 0 && o.counters.push({ name, value, tags });
   const input = obj(args[0]);
   const failed = error !== undefined;
+  const revisionWritten = (rev: Obj) => {
+    const scopeMode = scopeModeOf(rev.scopeKey);
+    count(PRODUCT_METRICS.revisionsWritten, { scope_mode: scopeMode, action: str(rev.action), source: str(rev.source), status: str(rev.status) });
+    for (const g of Array.isArray(rev.gates) ? (rev.gates as Obj[]) : []) {
+      if (g.ran === false) continue;
+      count(PRODUCT_METRICS.gateVerdicts, { gate: str(g.gate), verdict: g.passed ? (g.held ? 'held' : 'passed') : 'failed' });
+    }
+    if (rev.status === 'pending_approval' || rev.status === 'pending_evaluation') count(PRODUCT_METRICS.holds, { scope_mode: scopeMode, reason: str(rev.status) });
+  };
+  const published = (action: string) => {
+    const outcome = str(obj(result).outcome);
+    count(PRODUCT_METRICS.publications, { trigger: action, outcome });
+    o.histograms.push({ name: PRODUCT_METRICS.publicationLatency, value: durationMs, tags: { trigger: action } });
+    if (action === 'approve') count(PRODUCT_METRICS.approvals, { outcome });
+    if (action === 'auto_expire') count(PRODUCT_METRICS.autoExpiries, { outcome });
+  };
   switch (activityType) {
     case 'reviewSession': {
       const segment = obj(input.segment);
@@ -63,28 +79,18 @@ export function observe(activityType: string, args: Args, result: unknown, error
       }
       break;
     }
-    case 'recordRevision': {
-      if (failed) break;
-      const rev = obj(input.revision);
-      const scopeMode = scopeModeOf(rev.scopeKey);
-      count(PRODUCT_METRICS.revisionsWritten, { scope_mode: scopeMode, action: str(rev.action), source: str(rev.source), status: str(rev.status) });
-      for (const g of Array.isArray(rev.gates) ? (rev.gates as Obj[]) : []) {
-        if (g.ran === false) continue;
-        count(PRODUCT_METRICS.gateVerdicts, { gate: str(g.gate), verdict: g.passed ? (g.held ? 'held' : 'passed') : 'failed' });
-      }
-      if (rev.status === 'pending_approval' || rev.status === 'pending_evaluation') count(PRODUCT_METRICS.holds, { scope_mode: scopeMode, reason: str(rev.status) });
+    case 'recordRevision':
+      if (!failed) revisionWritten(obj(input.revision));
       break;
-    }
-    case 'publishRevision': {
-      if (failed) break;
-      const action = str(input.auditAction);
-      const outcome = str(obj(result).outcome);
-      count(PRODUCT_METRICS.publications, { trigger: action, outcome });
-      o.histograms.push({ name: PRODUCT_METRICS.publicationLatency, value: durationMs, tags: { trigger: action } });
-      if (action === 'approve') count(PRODUCT_METRICS.approvals, { outcome });
-      if (action === 'auto_expire') count(PRODUCT_METRICS.autoExpiries, { outcome });
+    case 'publishRevision':
+      if (!failed) published(str(input.auditAction));
       break;
-    }
+    case 'recordAndPublishRevision':
+      // A learning job's publication: it records the revision, then promotes it.
+      if (failed) break;
+      revisionWritten(obj(input.revision));
+      published('promote');
+      break;
     case 'rejectRevision':
       if (!failed) count(PRODUCT_METRICS.rejections);
       break;

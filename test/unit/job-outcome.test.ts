@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { buildGovernedRevision, outcomeWithRevision, revisionSummary, type GovernanceSettings, type JobOutcome } from '../../core/governance';
+
+const governance: GovernanceSettings = { humanGate: 'none', shadowMode: false, minToolCalls: 4, effectivenessThreshold: 0.8 };
+
+function gated(name: string, humanGate: GovernanceSettings['humanGate'] = 'none') {
+  return buildGovernedRevision(
+    {
+      candidate: {
+        action: 'create',
+        source: 'reviewer',
+        spec: { name, description: 'Summarises what a job did', when_to_use: 'when testing job outcomes', steps: ['look', 'apply'], pitfalls: [] },
+        targetName: name,
+      },
+      revisionId: `rev-${name}`,
+      skillId: name,
+      jobId: 'job-outcome',
+      scope: { mode: 'app', app: 'a' },
+      scopeKey: 'apps/a',
+      reason: 'r',
+    },
+    { existing: [], governance: { ...governance, humanGate }, at: '2026-12-03T10:00:00.000Z' },
+  );
+}
+
+const before: JobOutcome = {
+  jobId: 'job-outcome',
+  scopeKey: 'apps/a',
+  sessionId: 's',
+  status: 'reviewed',
+  reason: 'reviewer proposed changes',
+  deltaEvents: 12,
+  cursorAdvanced: true,
+  revisions: [],
+  dropped: [{ name: 'dup', list: 'creates', reason: 'duplicate' }],
+};
+
+describe('revisionSummary', () => {
+  it('names the revision by its spec, in the status the job left it, with the gate and human reasons', () => {
+    const held = gated('held-skill', 'always');
+    expect(revisionSummary(held, 'pending_approval')).toEqual({
+      revisionId: 'rev-held-skill',
+      skillId: 'held-skill',
+      name: 'held-skill',
+      action: 'create',
+      status: 'pending_approval',
+      shadowBypassed: false,
+      reasons: held.gates.flatMap((g) => g.reasons).concat(held.human?.reasons ?? []),
+    });
+    expect(held.human?.reasons.length).toBeGreaterThan(0);
+  });
+
+  it('carries the index seq of a publication, and none otherwise', () => {
+    expect(revisionSummary(gated('published-skill'), 'active', 7)).toMatchObject({ status: 'active', indexSeq: 7 });
+    expect(revisionSummary(gated('published-skill'), 'active')).not.toHaveProperty('indexSeq');
+  });
+});
+
+describe('outcomeWithRevision', () => {
+  it("adds the last write's revision after those the job handled before, leaving the rest of the outcome and its input as they were", () => {
+    const first = outcomeWithRevision(before, gated('first-skill', 'always'), 'pending_approval');
+    const both = outcomeWithRevision(first, gated('second-skill'), 'active', 3);
+    expect(both).toEqual({ ...before, revisions: [revisionSummary(gated('first-skill', 'always'), 'pending_approval'), revisionSummary(gated('second-skill'), 'active', 3)] });
+    expect(before.revisions).toEqual([]);
+    expect(first.revisions).toHaveLength(1);
+  });
+});
