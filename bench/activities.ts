@@ -28,14 +28,13 @@ import { loadConfig } from '../client/config';
 import { connectWorkerTemporal } from '../workers/connection';
 import { storeSessionEvents } from '../client/payloads';
 import { scopeKey as scopeKeyOf, type Segment } from '../core';
-import { jobPublication } from '../core/governance/decided-for-publication';
-import { segmentIdFor, type JobOutcome, type RevisionSummary } from '../core/governance';
+import { segmentIdFor, type JobOutcome } from '../core/governance';
 import { scopeIndexWorkflowId } from '../core/workflow-ids';
 import { distinctSkillName, sessionCreating } from '../test/support/publication';
 import { median, spread } from './support/stats';
 import type { BenchContext, BenchFigures } from './support/types';
 
-export const JOB_STEPS = ['prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'recordRevision', 'publishRevision', 'recordJobOutcome'] as const;
+export const JOB_STEPS = ['prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'recordAndPublishRevision'] as const;
 type Step = (typeof JOB_STEPS)[number] | 'bareGet' | 'bareSignal';
 
 export async function run(ctx: BenchContext): Promise<BenchFigures> {
@@ -105,24 +104,8 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
     const [revision] = plan.revisions;
     if (plan.revisions.length !== 1 || revision?.status !== 'pending')
       throw new Error(`activities bench: expected one publishable create, got ${JSON.stringify(plan.revisions.map((r) => r.status))}`);
-    const recorded = await step('recordRevision', () => activities.recordRevision({ revision, publishNow: true }));
-    const published = await step('publishRevision', () => activities.publishRevision(jobPublication(jobId, revision, recorded)));
-    if (published.status !== 'active') throw new Error(`activities bench: the publication ended ${published.status}`);
-    const change = { skillId: revision.skillId, seq: 1, revisionId: revision.id, entry: { name: revision.spec!.name, description: revision.spec!.description, managed: true } };
-    await step('bareSignal', () => signalIndex(signalScopeKey, change));
-    // What the scope's index workflow would do with the signal (not counted: a worker does it once per burst, for many jobs),
-    // so the next job's review and plan see the skills this one created, as in a busy scope.
-    await new MockActivityEnvironment().run(() => activities.applyScopeIndexChanges({ scopeKey, changes: [{ ...change, seq: published.indexSeq ?? 1 }] }));
-    const summary: RevisionSummary = {
-      revisionId: revision.id,
-      skillId: revision.skillId,
-      name: revision.spec?.name ?? revision.skillId,
-      action: revision.action,
-      status: published.status,
-      shadowBypassed: revision.shadowBypassed,
-      reasons: [],
-    };
-    const outcome: JobOutcome = {
+    // As the job's last write: the outcome is recorded with the publication.
+    const before: JobOutcome = {
       jobId,
       scopeKey,
       sessionId,
@@ -130,10 +113,16 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
       reason: 'reviewer proposed changes',
       deltaEvents: prepared.deltaEventCount,
       cursorAdvanced: true,
-      revisions: [summary],
+      revisions: [],
       dropped: plan.dropped,
     };
-    await step('recordJobOutcome', () => activities.recordJobOutcome({ outcome, at: new Date().toISOString() }));
+    const published = await step('recordAndPublishRevision', () => activities.recordAndPublishRevision({ jobId, revision, outcome: { before, at: new Date().toISOString() } }));
+    if (published.status !== 'active') throw new Error(`activities bench: the publication ended ${published.status}`);
+    const change = { skillId: revision.skillId, seq: 1, revisionId: revision.id, entry: { name: revision.spec!.name, description: revision.spec!.description, managed: true } };
+    await step('bareSignal', () => signalIndex(signalScopeKey, change));
+    // What the scope's index workflow would do with the signal (not counted: a worker does it once per burst, for many jobs),
+    // so the next job's review and plan see the skills this one created, as in a busy scope.
+    await new MockActivityEnvironment().run(() => activities.applyScopeIndexChanges({ scopeKey, changes: [{ ...change, seq: published.indexSeq ?? 1 }] }));
     return cpu;
   }
 
@@ -157,11 +146,11 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
       ctx.log(`  ${s.padEnd(22)} ${spread(ms)} ms   ${spread(inGets, 1)} bare GETs`);
     }
     ctx.log(`  ${'bare S3 GET'.padEnd(22)} ${spread(rounds.map((r) => r.bareGet))} ms`);
-    // The floor's publication step sends this signal too: the part of publishRevision the pipeline adds is the rest.
+    // The floor's publication step sends this signal too: the part of recordAndPublishRevision the pipeline adds is the rest.
     const signalInGets = rounds.map((r) => r.bareSignal / r.bareGet);
     figures.bareIndexSignal = { ms: median(rounds.map((r) => r.bareSignal)), bareGets: median(signalInGets) };
     ctx.log(
-      `  ${'bare index signal'.padEnd(22)} ${spread(rounds.map((r) => r.bareSignal))} ms   ${spread(signalInGets, 1)} bare GETs (publishRevision's signal; the floor's publication step sends it too)`,
+      `  ${'bare index signal'.padEnd(22)} ${spread(rounds.map((r) => r.bareSignal))} ms   ${spread(signalInGets, 1)} bare GETs (the publication's signal; the floor's publication step sends it too)`,
     );
     return figures;
   } finally {

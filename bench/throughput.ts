@@ -77,7 +77,7 @@ interface BatchResult {
   kind: Kind;
   jobsPerSecond: number;
   latenciesMs: number[];
-  /** Start to close of the publication step (publishRevision, or the floor's step in its place) of a sample of the batch's jobs. */
+  /** Start to close of the publication step (recordAndPublishRevision, or the floor's step in its place) of a sample of the batch's jobs. */
   publicationMs: number[];
   workerCpuMsPerJob: number;
   s3CpuMsPerJob: number;
@@ -336,9 +336,10 @@ const p50p90 = (values: number[]) => ({ p50: percentile(values, 50), p90: percen
 
 /** Jobs per batch whose publication step is timed from their histories. */
 const PUBLICATION_SAMPLE = 25;
-const PUBLICATION_STEP = FLOOR_JOB_STEPS.findIndex((s) => s.name === 'publishRevision');
+/** A learning job's publication step, by the activity it runs (the issue-floor's job published in a step of its own). */
+const PUBLICATION_STEPS = new Set(['recordAndPublishRevision', 'publishRevision']);
 
-/** Start to close of a job's publication step: publishRevision, or the floor's no-op at its position. */
+/** Start to close of a job's publication step: the pipeline's, or the floor's no-op standing for it. */
 function publicationStepMs(history: Awaited<ReturnType<WorkflowHandle['fetchHistory']>>): number[] {
   const events = history.events ?? [];
   const byId = new Map(events.map((e) => [Number(e.eventId), e]));
@@ -349,7 +350,8 @@ function publicationStepMs(history: Awaited<ReturnType<WorkflowHandle['fetchHist
     const scheduled = byId.get(Number(done.scheduledEventId))?.activityTaskScheduledEventAttributes;
     const name = scheduled?.activityType?.name;
     const input = scheduled?.input?.payloads?.[0];
-    const isPublication = name === 'publishRevision' || (name === 'noop' && input && defaultPayloadConverter.fromPayload<{ step: number }>(input).step === PUBLICATION_STEP);
+    const isPublication =
+      PUBLICATION_STEPS.has(name ?? '') || (name === 'noop' && input && PUBLICATION_STEPS.has(defaultPayloadConverter.fromPayload<{ name: string }>(input).name));
     return isPublication ? [at(e) - at(byId.get(Number(done.startedEventId)))] : [];
   });
 }

@@ -5,6 +5,8 @@ import { MAX_CHANGES_PER_SIGNAL } from '../../activities/scope-index-signal';
 export interface FloorStep {
   segmentId: string;
   step: number;
+  /** The job's activity this step stands for. */
+  name: string;
   /** The publication step: signal-with-start this index entity, as a job's publication signals its scope's index workflow. */
   indexWorkflowId?: string;
 }

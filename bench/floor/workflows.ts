@@ -32,10 +32,11 @@ export const FLOOR_JOB_STEPS = [
   { name: 'prepareReview', local: true },
   { name: 'reviewSession', local: false },
   { name: 'advanceCursorAndPlan', local: false },
-  { name: 'recordRevision', local: true },
-  { name: 'publishRevision', local: false, signalsIndex: true },
-  { name: 'recordJobOutcome', local: true },
+  { name: 'recordAndPublishRevision', local: false, signalsIndex: true },
 ] as const;
+
+/** The steps of the same job when issue 8 was filed, after loadGovernance merged into prepareReview: the issue-floor runs them, every one a task-queue activity. */
+export const ISSUE_FLOOR_JOB_STEPS = ['prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'recordRevision', 'publishRevision', 'recordJobOutcome'] as const;
 
 const options = { startToCloseTimeout: '1 minute', retry: { initialInterval: '1 second', maximumInterval: '30 seconds' } } as const;
 const remote = proxyActivities<FloorActivities>(options);
@@ -58,9 +59,13 @@ export async function floorSessionWorkflow(input: { idleTimeoutMs?: number } = {
 }
 
 export async function floorJobWorkflow(segment: FloorSegment): Promise<string> {
+  if (segment.allRemote) {
+    for (const [step, name] of ISSUE_FLOOR_JOB_STEPS.entries()) await remote.noop({ segmentId: segment.segmentId, step, name });
+    return segment.segmentId;
+  }
   for (const [step, s] of FLOOR_JOB_STEPS.entries()) {
-    const indexWorkflowId = 'signalsIndex' in s && !segment.allRemote ? segment.indexWorkflowId : undefined;
-    await (s.local && !segment.allRemote ? local : remote).noop({ segmentId: segment.segmentId, step, ...(indexWorkflowId ? { indexWorkflowId } : {}) });
+    const indexWorkflowId = 'signalsIndex' in s ? segment.indexWorkflowId : undefined;
+    await (s.local ? local : remote).noop({ segmentId: segment.segmentId, step, name: s.name, ...(indexWorkflowId ? { indexWorkflowId } : {}) });
   }
   return segment.segmentId;
 }
@@ -75,7 +80,7 @@ export async function floorIndexWorkflow(pendingFromLastRun = 0): Promise<void> 
   while (!indexHistoryFull()) {
     if (!(await condition(() => pending > 0, INDEX_RECONCILE_EVERY))) return;
     pending = 0;
-    await local.noop({ segmentId: 'index', step: -1 });
+    await local.noop({ segmentId: 'index', step: -1, name: 'applyIndexChanges' });
   }
   await continueAsNew<typeof floorIndexWorkflow>(pending);
 }
