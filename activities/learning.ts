@@ -276,7 +276,7 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
 
     /**
      * Counts one failed review of a delta (idempotent by job id; see core/governance/quarantine.ts),
-     * then records the job's outcome when given it (the job ends here).
+     * then records the job's outcome when given it (the job ends here), at the failure's time.
      */
     async recordReviewFailure({
       scopeKey,
@@ -291,10 +291,10 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
       reviewedAfter: ReviewCursor;
       fingerprint: string;
       failure: ReviewFailure;
-      outcome?: { outcome: JobOutcome; at: string };
+      outcome?: JobOutcome;
     }): Promise<void> {
       await withStoreErrors(() => store.recordFailedReview(scopeKey, sessionId, { position: reviewedAfter, fingerprint, failure }));
-      if (outcome) await writeJobOutcome(outcome.outcome, outcome.at);
+      if (outcome) await writeJobOutcome(outcome, failure.at);
     },
 
     planJob,

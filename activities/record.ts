@@ -4,6 +4,9 @@ import { withStoreErrors } from './errors';
 import { sameJson } from './storage/canonical-json';
 import type { SkillStore } from './storage';
 
+/** A revision published next is not its job's last write: the publication records the outcome. */
+export type RecordRevisionInput = { revision: Revision; publishNow?: false; outcome?: OutcomeToRecord } | { revision: Revision; publishNow: true; outcome?: never };
+
 /**
  * Stores a gated revision (create-only, idempotent) with its audit trail. A revision that
  * passed every gate (`pending`) and that the caller publishes next (`publishNow`) is stored
@@ -16,9 +19,6 @@ import type { SkillStore } from './storage';
  * `outcome`: this is its job's last write (a revision held or rejected), so the job's outcome
  * is recorded after it, with this revision in its gated status.
  */
-/** A revision published next is not its job's last write: the publication records the outcome. */
-export type RecordRevisionInput = { revision: Revision; publishNow?: false; outcome?: OutcomeToRecord } | { revision: Revision; publishNow: true; outcome?: never };
-
 export function recordActivities({ store }: { store: SkillStore }) {
   return {
     async recordRevision({ revision: gated, publishNow = false, outcome }: RecordRevisionInput): Promise<RecordedRevision> {

@@ -3,7 +3,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities';
 import { jobPublication } from '../core/governance/decided-for-publication';
 import { outcomeWithRevision } from '../core/governance/job-outcome';
-import type { JobOutcome, RevisionSummary } from '../core/governance/types';
+import type { JobOutcome } from '../core/governance/types';
 import { approvalWorkflowId } from '../core/workflow-ids';
 import type { IndexedPublication, Segment } from '../core';
 import { checkLearningJobInput } from '../core/workflow-inputs';
@@ -100,15 +100,14 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
     decision = await withinModelAnswerBudget(() => reviewer.reviewSession({ segment, reviewedAfter: prepared.reviewedAfter, indexEtag: prepared.indexEtag }));
   } catch (err) {
     const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : (err as Error).message;
-    const at = new Date().toISOString();
     const outcome: JobOutcome = { ...base, status: 'reviewer_failed', reason: cause, cursorAdvanced: false, revisions: [], dropped: [] };
     await localStorage.recordReviewFailure({
       scopeKey: prepared.scopeKey,
       sessionId: segment.sessionId,
       reviewedAfter: prepared.reviewedAfter,
       fingerprint: prepared.deltaFingerprint!,
-      failure: { jobId, reason: cause, at },
-      ...(mergedWrites ? { outcome: { outcome, at } } : {}),
+      failure: { jobId, reason: cause, at: new Date().toISOString() },
+      ...(mergedWrites ? { outcome } : {}),
     });
     return mergedWrites ? outcome : finish(outcome);
   }
@@ -129,15 +128,14 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   for (const d of plan.dropped) log.warn('reconciler dropped a candidate', { jobId, name: d.name, list: d.list, reason: d.reason });
   for (const r of plan.rewrites) log.info('reconciler rewrote a candidate', { jobId, name: r.name, list: r.list, reason: r.reason });
 
-  const reviewed = (revisions: RevisionSummary[]): JobOutcome => ({
+  let outcome: JobOutcome = {
     ...base,
     status: 'reviewed',
     reason: decision.skip_reason || 'reviewer proposed changes',
     cursorAdvanced: true,
-    revisions,
+    revisions: [],
     dropped: plan.dropped,
-  });
-  let outcome = reviewed([]);
+  };
   for (const [i, revision] of plan.revisions.entries()) {
     // The job's last write records its outcome (jobs prepared on older code: a step of its own, below).
     const outcomeToRecord = mergedWrites && i === plan.revisions.length - 1 ? { before: outcome, at: new Date().toISOString() } : undefined;

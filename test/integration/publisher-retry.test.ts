@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { publisherActivities, type PublishInput } from '../../activities/publisher';
+import { publisherActivities, type PublishInput, type PublishResult } from '../../activities/publisher';
+import { jobPublicationActivities } from '../../activities/job-publication';
 import { recordActivities } from '../../activities/record';
 import { createSkillStore, type SkillStore } from '../../activities/storage';
-import { buildGovernedRevision, decidedForPublication, type GovernanceSettings } from '../../core/governance';
+import { buildGovernedRevision, decidedForPublication, outcomeWithRevision, type GovernanceSettings, type JobOutcome } from '../../core/governance';
 import { auditEventId, RECENT_OPERATIONS, revisionIdFor, scopeKey as scopeKeyOf, type IndexChange, type SkillSpec } from '../../core';
 import { realServices, uniqueName } from '../support/infra';
 
@@ -155,5 +156,45 @@ describe('recordRevision under activity retries', () => {
     // Moved on (here: rolled off by a later publication): a retry gets what is stored, not an ack.
     const archived = await store.transitionRevision(ref, { to: 'archived', reason: 'superseded', at: '2026-11-29T12:00:00.000Z' });
     expect(await recordRevision({ revision: gated, publishNow: true })).toEqual(archived);
+  });
+});
+
+describe("a learning job's publication step under activity retries", () => {
+  it('records, publishes and records the outcome once; a retry of the same input answers the same and writes nothing new', async () => {
+    const app = uniqueName('job-step');
+    const jobId = uniqueName('job');
+    const gated = gatedRevision(app, jobId, 1);
+    const signals: IndexChange[] = [];
+    const record = recordActivities({ store });
+    const publish = publisherActivities({ store, signalIndex: async (_scope, change) => void signals.push(change) });
+    const { recordAndPublishRevision } = jobPublicationActivities({ store, recordRevision: record.recordRevision, publishRevision: publish.publishRevision });
+    const before: JobOutcome = {
+      jobId,
+      scopeKey: gated.scopeKey,
+      sessionId: 's',
+      status: 'reviewed',
+      reason: 'reviewer proposed changes',
+      deltaEvents: 12,
+      cursorAdvanced: true,
+      revisions: [],
+      dropped: [],
+    };
+    const input = { jobId, revision: gated, outcome: { before, at: '2026-11-29T10:01:05.000Z' } };
+    const env = new MockActivityEnvironment();
+
+    const first: PublishResult = await env.run(recordAndPublishRevision, input);
+    expect(first).toMatchObject({ status: 'active', outcome: 'published', indexSeq: expect.any(Number) });
+    const stored = await store.readRevision(gated.scopeKey, gated.skillId, gated.id);
+    expect(stored).toEqual(decidedForPublication(gated));
+    const outcome = outcomeWithRevision(before, gated, 'active', first.indexSeq);
+    expect(await store.readJobOutcome(gated.scopeKey, jobId)).toEqual({ ...outcome, recordedAt: input.outcome.at });
+    const audit = await store.listAudit(gated.scopeKey, gated.skillId);
+
+    expect(await env.run(recordAndPublishRevision, input)).toEqual(first);
+    expect(await store.readRevision(gated.scopeKey, gated.skillId, gated.id)).toEqual(stored);
+    expect(await store.listAudit(gated.scopeKey, gated.skillId)).toEqual(audit);
+    expect(await store.readJobOutcome(gated.scopeKey, jobId)).toEqual({ ...outcome, recordedAt: input.outcome.at });
+    expect(audit).toHaveLength(1);
+    expect((await store.readActive(gated.scopeKey, gated.skillId))?.pointer.revisionId).toBe(gated.id);
   });
 });
