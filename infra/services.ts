@@ -84,6 +84,9 @@ const temporal: ServiceDefinition = {
   },
 };
 
+/** The object the S3 health check writes and reads back (outside every key the store uses). */
+const HEALTH_PROBE_KEY = 'infra-health/probe';
+
 const s3: ServiceDefinition = {
   name: 's3',
   async start(log, previousPorts) {
@@ -140,7 +143,11 @@ const s3: ServiceDefinition = {
     const client = createS3Client({ endpoint: state.endpoint, region: 'us-east-1', forcePathStyle: true, bucket, accessKeyId, secretAccessKey }, { maxAttempts: 1 });
     try {
       await createBucket(client, bucket);
-      return true;
+      // Up means objects can be stored and read back: after a restart the gateway answers
+      // bucket requests before the volume server has registered with the master.
+      const body = String(process.pid);
+      await client.send({ method: 'PUT', bucket, key: HEALTH_PROBE_KEY, body });
+      return (await client.send({ method: 'GET', bucket, key: HEALTH_PROBE_KEY })).body.toString('utf8') === body;
     } catch {
       return false;
     } finally {
