@@ -4,9 +4,10 @@ import { publisherActivities, type PublishInput, type PublishResult } from '../.
 import { jobPublicationActivities } from '../../activities/job-publication';
 import { recordActivities } from '../../activities/record';
 import { createSkillStore, type SkillStore } from '../../activities/storage';
-import { buildGovernedRevision, decidedForPublication, outcomeWithRevision, type GovernanceSettings, type JobOutcome } from '../../core/governance';
+import { buildGovernedRevision, decidedForPublication, outcomeWithRevision, type GovernanceSettings } from '../../core/governance';
 import { auditEventId, RECENT_OPERATIONS, revisionIdFor, scopeKey as scopeKeyOf, type IndexChange, type SkillSpec } from '../../core';
 import { realServices, uniqueName } from '../support/infra';
+import { reviewedOutcomeBefore } from '../support/job-outcome';
 
 // Temporal retries an activity whose first attempt may have finished its work: the
 // publisher must recognise its own earlier work and never undo a newer publication.
@@ -168,17 +169,7 @@ describe("a learning job's publication step under activity retries", () => {
     const record = recordActivities({ store });
     const publish = publisherActivities({ store, signalIndex: async (_scope, change) => void signals.push(change) });
     const { recordAndPublishRevision } = jobPublicationActivities({ store, recordRevision: record.recordRevision, publishRevision: publish.publishRevision });
-    const before: JobOutcome = {
-      jobId,
-      scopeKey: gated.scopeKey,
-      sessionId: 's',
-      status: 'reviewed',
-      reason: 'reviewer proposed changes',
-      deltaEvents: 12,
-      cursorAdvanced: true,
-      revisions: [],
-      dropped: [],
-    };
+    const before = reviewedOutcomeBefore(jobId, gated.scopeKey);
     const input = { jobId, revision: gated, outcome: { before, at: '2026-11-29T10:01:05.000Z' } };
     const env = new MockActivityEnvironment();
 

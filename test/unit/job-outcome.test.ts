@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildGovernedRevision, outcomeWithRevision, revisionSummary, type GovernanceSettings, type JobOutcome } from '../../core/governance';
+import { buildGovernedRevision, outcomeWithRevision, revisionSummary, type GovernanceSettings } from '../../core/governance';
+import { reviewedOutcomeBefore } from '../support/job-outcome';
 
 const governance: GovernanceSettings = { humanGate: 'none', shadowMode: false, minToolCalls: 4, effectivenessThreshold: 0.8 };
 
@@ -23,17 +24,7 @@ function gated(name: string, humanGate: GovernanceSettings['humanGate'] = 'none'
   );
 }
 
-const before: JobOutcome = {
-  jobId: 'job-outcome',
-  scopeKey: 'apps/a',
-  sessionId: 's',
-  status: 'reviewed',
-  reason: 'reviewer proposed changes',
-  deltaEvents: 12,
-  cursorAdvanced: true,
-  revisions: [],
-  dropped: [{ name: 'dup', list: 'creates', reason: 'duplicate' }],
-};
+const before = reviewedOutcomeBefore('job-outcome', 'apps/a', { dropped: [{ name: 'dup', list: 'creates', reason: 'duplicate' }] });
 
 describe('revisionSummary', () => {
   it('names the revision by its spec, in the status the job left it, with the gate and human reasons', () => {
