@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { isNonRetryableStorageError } from './storage';
+import { isNonRetryableStorageError } from '../storage';
 
 /** Failure types the workflows list as non-retryable. */
 export const NON_RETRYABLE = {

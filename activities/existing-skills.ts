@@ -1,5 +1,5 @@
 import { existingNames, relevanceIndex, type ExistingSkill, type RelevanceIndex } from '../core';
-import type { ScopeIndex } from './storage';
+import type { ScopeIndex } from '../storage';
 
 /**
  * Every live skill of a scope as the reviewer and reconciler see it (managed or not),

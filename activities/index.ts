@@ -7,7 +7,7 @@ import { publisherActivities } from './publisher';
 import { recordActivities } from './record';
 import { scopeIndexActivities } from './scope-index';
 import type { SignalIndex } from './scope-index-signal';
-import { createSkillStore, type SkillStore } from './storage';
+import { createSkillStore, type SkillStore } from '../storage';
 
 export interface ActivityDeps {
   /** How publications reach the scope index workflow (the worker's: update-with-start over its own connection). */

@@ -3,7 +3,7 @@ import { jobPublication, outcomeWithRevision, type OutcomeToRecord, type Recorde
 import { withStoreErrors } from './errors';
 import type { PublishInput, PublishResult } from './publisher';
 import type { RecordRevisionInput } from './record';
-import type { SkillStore } from './storage';
+import type { SkillStore } from '../storage';
 
 export interface RecordAndPublishInput {
   jobId: string;

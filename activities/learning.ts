@@ -39,7 +39,7 @@ import { asModelAnswer } from './llm/model-answer-failure';
 import { reviewerMessages } from './llm/reviewer-prompt';
 import { structuredCompletion } from './llm/structured-call';
 import type OpenAI from 'openai';
-import type { SkillStore } from './storage';
+import type { SkillStore } from '../storage';
 
 /**
  * How long a review waits for the scope index to include what the session's previous job
@@ -228,7 +228,7 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
         const common = { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, reviewedAfter, cursorEtag, governance, mergedWrites: true as const };
         if (!policy.review) return common;
         const fingerprint = deltaFingerprint(reviewedAfter, delta[0]);
-        // Kept in the cursor object: no extra request (see activities/storage/cursor-store.ts).
+        // Kept in the cursor object: no extra request (see storage/cursor-store.ts).
         const failures = failedReviews?.fingerprint === fingerprint ? failedReviews.failures : [];
         if (isPoisonDelta(failures, config.governance.quarantineAfterFailures)) return { ...common, deltaFingerprint: fingerprint, quarantinedAfter: failures };
         const index = await store.readScopeIndexIncluding(key, indexedBefore, { timeoutMs: PREVIOUS_JOB_INDEX_WAIT_MS });

@@ -17,7 +17,7 @@ import type { PublishableRevision, RevisionRef, RollbackResult } from '../core/g
 import { NON_RETRYABLE, withStoreErrors } from './errors';
 import { whileHeartbeating } from './heartbeat';
 import type { SignalIndex } from './scope-index-signal';
-import { indexChangeFor, retryOnConflict, type SkillStore } from './storage';
+import { indexChangeFor, retryOnConflict, type SkillStore } from '../storage';
 
 export interface PublishInput {
   revision: RevisionRef;

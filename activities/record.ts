@@ -1,8 +1,8 @@
 import { auditEventId, type Revision } from '../core';
 import { decidedForPublication, outcomeWithRevision, type OutcomeToRecord, type RecordedRevision } from '../core/governance';
 import { withStoreErrors } from './errors';
-import { sameJson } from './storage/canonical-json';
-import type { SkillStore } from './storage';
+import { sameJson } from '../storage/canonical-json';
+import type { SkillStore } from '../storage';
 
 /** A revision published next is not its job's last write: the publication records the outcome. */
 export type RecordRevisionInput = { revision: Revision; publishNow?: false; outcome?: OutcomeToRecord } | { revision: Revision; publishNow: true; outcome?: never };

@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { IndexChange } from '../core';
 import { withStoreErrors } from './errors';
 import { whileHeartbeating } from './heartbeat';
-import type { SkillStore } from './storage';
+import type { SkillStore } from '../storage';
 
 /**
  * Activities of the scope index workflow, the only writer of a scope's index.json: derived

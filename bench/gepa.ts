@@ -11,7 +11,7 @@
 import { join } from 'node:path';
 import { infraEnv } from '../infra';
 import { REPO_ROOT } from '../infra/paths';
-import { ensureBuild } from '../scripts/build-state';
+import { ensureBuild } from '../runtime/build-state';
 import { runExperiment } from '../client/optimization';
 import { uniqueName } from '../test/support/infra';
 import { startGepaHarness, weatherDataset, weatherRequest } from '../test/support/gepa';

@@ -10,9 +10,9 @@
 import { randomUUID } from 'node:crypto';
 import { temporal } from '@temporalio/proto';
 import type { Client } from '@temporalio/client';
-import { createSkillStore, indexChangeFor, mapLimit, type SkillStore } from '../activities/storage';
+import { createSkillStore, indexChangeFor, mapLimit, type SkillStore } from '../storage';
 import { decideRevision } from '../client/approvals';
-import { loadConfig } from '../client/config';
+import { loadConfig } from '../runtime/config';
 import { startLearningJob, waitForLearningJob } from '../client/learning';
 import { rollbackSkill } from '../client/rollback';
 import { SkillRepository } from '../client/skill-repository';

@@ -14,7 +14,7 @@
  * Pure CPU in this process, no services. Env BENCH_ROUNDS (5), BENCH_REPS (40 per round).
  */
 import { scopeSkillsOf } from '../activities/existing-skills';
-import type { ScopeIndex } from '../activities/storage';
+import type { ScopeIndex } from '../storage';
 import { mostRelevant, reconcileDecision, skillIdForName, specGate, type GateCandidate, type ReviewDecision } from '../core';
 import { median, spread } from './support/stats';
 import type { BenchContext, BenchFigures } from './support/types';

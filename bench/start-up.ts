@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../infra/paths';
-import { ensureBuild } from '../scripts/build-state';
+import { ensureBuild } from '../runtime/build-state';
 import { startProcess, timeCommand } from './support/processes';
 import { median, spread } from './support/stats';
 import type { BenchContext, BenchFigures } from './support/types';

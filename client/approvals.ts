@@ -1,9 +1,9 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { redactSecrets, skillDiff, type Revision, type RevisionStatus, isLivePointer } from '../core';
 import { approvalWorkflowId } from '../core/workflow-ids';
-import type { SkillStore } from '../activities/storage';
+import type { SkillStore } from '../storage';
 import { approvalStatusQuery, approvalWorkflow, decideUpdate, type ApprovalResult } from '../workflows';
-import { NotFoundError, StateError } from './errors';
+import { NotFoundError, StateError } from '../core/errors';
 
 export interface RevisionView {
   revision: Revision;

@@ -1,7 +1,7 @@
 import { auditEventId, parseSkillMarkdown, scopeKey as scopeKeyOf, sha256Hex, skillIdForName, type Scope } from '../core';
 import { movePointer } from '../activities/publisher';
-import { indexChangeFor, type SkillStore } from '../activities/storage';
-import { InputError, StateError } from './errors';
+import { indexChangeFor, type SkillStore } from '../storage';
+import { InputError, StateError } from '../core/errors';
 
 /**
  * Publishes a hand-written SKILL.md as an UNMANAGED skill: agents load it and the

@@ -1,8 +1,8 @@
 import { WorkflowFailedError, WorkflowNotFoundError, type Client, type WorkflowExecutionStatusName } from '@temporalio/client';
-import type { SkillStore, StoredJobOutcome } from '../activities/storage';
+import type { SkillStore, StoredJobOutcome } from '../storage';
 import { parseLearningJobWorkflowId } from '../core/workflow-ids';
 import type { JobOutcome, SessionAuditEvent } from '../core/governance';
-import { InputError, NotFoundError } from './errors';
+import { InputError, NotFoundError } from '../core/errors';
 
 export interface JobView {
   jobId: string;

@@ -1,9 +1,9 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { LearningJobRequestSchema, redactOutcome, SessionEventsSchema, scopeKey as scopeKeyOf, type EvolutionConfig, type LearningJobRequest, type Segment } from '../core';
 import { publicationsOf, segmentIdFor, type JobOutcome } from '../core/governance';
-import type { SkillStore } from '../activities/storage';
+import type { SkillStore } from '../storage';
 import { submitSegmentSignal, sessionWorkflow } from '../workflows';
-import { InputError, parseInput } from './errors';
+import { InputError, parseInput } from '../core/errors';
 import { storeSessionEvents } from './payloads';
 import { learningJobWorkflowId, sessionWorkflowId } from '../core/workflow-ids';
 

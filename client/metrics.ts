@@ -1,5 +1,5 @@
 import type { Revision } from '../core';
-import { jobOutcomesPrefix, mapLimit, type SkillStore } from '../activities/storage';
+import { jobOutcomesPrefix, mapLimit, type SkillStore } from '../storage';
 
 /** Governance counters of one scope, derived from the stored revisions (the source of truth). */
 export interface GovernanceMetrics {

@@ -26,11 +26,11 @@ import {
   type IterationLogEntry,
 } from '../core';
 import { experimentReader, type EvaluationRecord, type ExperimentRecord, type ReflectionRecord } from '../activities/gepa/records';
-import { isNonRetryableStorageError, PreconditionConflictError, type SkillStore } from '../activities/storage';
+import { isNonRetryableStorageError, PreconditionConflictError, type SkillStore } from '../storage';
 import { experimentProgressQuery, experimentWorkflow, type ExperimentProgress, type ExperimentReport } from '../workflows';
 import { failureMessage } from '../core/failure-message';
 import { experimentWorkflowId } from '../core/workflow-ids';
-import { InputError, NotFoundError, parseInput, StateError } from './errors';
+import { InputError, NotFoundError, parseInput, StateError } from '../core/errors';
 
 export interface OptimizationDeps {
   client: Client;

@@ -1,6 +1,6 @@
 import { redactSessionEvents, SessionEventsSchema, type PayloadRef } from '../core';
-import type { SkillStore } from '../activities/storage';
-import { parseInput } from './errors';
+import type { SkillStore } from '../storage';
+import { parseInput } from '../core/errors';
 
 export interface StoredEvents {
   payloadRef: PayloadRef;

@@ -5,7 +5,7 @@ import { failureMessage } from '../core/failure-message';
 import { rollbackWorkflowId } from '../core/workflow-ids';
 import type { RollbackResult } from '../core/governance';
 import { rollbackWorkflow } from '../workflows';
-import { InputError, StateError } from './errors';
+import { InputError, StateError } from '../core/errors';
 
 /** Rolls a skill back (to the latest archived revision, or a chosen one) through a durable workflow. */
 export async function rollbackSkill(

@@ -6,10 +6,10 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client, type ScheduleOverlapPolicy } from '@temporalio/client';
 import { parseDuration, type EvolutionConfig } from '../core';
 import { ACTIVE_PARENT } from '../activities/gepa/prepare';
-import type { SkillStore } from '../activities/storage';
+import type { SkillStore } from '../storage';
 import { experimentWorkflow } from '../workflows';
 import { scheduledExperimentWorkflowId } from '../core/workflow-ids';
-import { InputError, NotFoundError, StateError } from './errors';
+import { InputError, NotFoundError, StateError } from '../core/errors';
 import { resolveRequest } from './optimization';
 
 export const OVERLAP_POLICIES = ['skip', 'buffer_one', 'buffer_all', 'cancel_other', 'terminate_other', 'allow_all'] as const;

@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import { z } from 'zod';
-import { NotFoundError, ServiceUnavailableError } from './errors';
+import { NotFoundError, ServiceUnavailableError } from '../core/errors';
 import { SkillUnavailableError, type SkillRepository } from './skill-repository';
 
 const ArgsSchema = z.object({ name: z.string().min(1, 'name the skill to load') });

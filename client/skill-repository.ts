@@ -1,7 +1,7 @@
 import { isLivePointer, renderSkillMarkdown, scopeKey as scopeKeyOf, type Scope, type SkillSpec } from '../core';
-import type { ScopeIndexEntry, SkillStore } from '../activities/storage';
-import { NotFoundError, ServiceUnavailableError } from './errors';
-import { isTransientServiceError } from './reachability';
+import type { ScopeIndexEntry, SkillStore } from '../storage';
+import { NotFoundError, ServiceUnavailableError } from '../core/errors';
+import { isTransientServiceError } from '../runtime/reachability';
 
 export interface SkillSummary {
   name: string;

@@ -100,7 +100,7 @@ type Parsed = { [K in EnvName]: z.output<(typeof ENV)[K]> };
 /**
  * How to reach Temporal beyond its address: API key, TLS (server CA, server name, client
  * certificate for mTLS) and gRPC metadata, resolved from a Temporal config profile and the
- * standard TEMPORAL_* variables (client/connection.ts). Absent: plain connection.
+ * standard TEMPORAL_* variables (runtime/connection.ts). Absent: plain connection.
  */
 export interface TemporalConnectionSettings {
   apiKey?: string;
@@ -110,7 +110,7 @@ export interface TemporalConnectionSettings {
 }
 
 export interface EvolutionConfig {
-  /** AES-256 keys for Temporal payloads (client/codec); the first encrypts. Absent: plain payloads. */
+  /** AES-256 keys for Temporal payloads (runtime/codec); the first encrypts. Absent: plain payloads. */
   payloadKeys?: readonly { id: string; key: Uint8Array }[];
   temporal: { address: string; namespace: string; taskQueue: string; evaluatorTaskQueue: string; connection?: TemporalConnectionSettings };
   /** caFile: PEM bundle trusted for an https endpoint signed by a private CA. */

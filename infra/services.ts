@@ -7,7 +7,7 @@ import { ensureBinary } from './binaries';
 import { REPO_ROOT, stateDir } from './paths';
 import { reusePortsOrFresh, startDetached, waitUntil } from './process';
 import type { ServiceName, ServiceState } from './state';
-import { createBucket, createS3Client } from '../activities/storage/s3-client';
+import { createBucket, createS3Client } from '../storage/s3-client';
 
 const run = promisify(execFile);
 

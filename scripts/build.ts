@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { DIST, ROOT, STAMP, WORKFLOW_BUNDLE } from './build-state';
+import { DIST, ROOT, STAMP, WORKFLOW_BUNDLE } from '../runtime/build-state';
 
 async function main(): Promise<void> {
   const started = new Date();
@@ -17,8 +17,8 @@ async function main(): Promise<void> {
   const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'inherit' });
   if (tsc.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed (exit ${tsc.status})`);
   // Compiled code that asks whether the build is current needs this plain-JS helper beside it.
-  mkdirSync(join(DIST, 'scripts'), { recursive: true });
-  copyFileSync(join(ROOT, 'scripts', 'build-state.js'), join(DIST, 'scripts', 'build-state.js'));
+  mkdirSync(join(DIST, 'runtime'), { recursive: true });
+  copyFileSync(join(ROOT, 'runtime', 'build-state.js'), join(DIST, 'runtime', 'build-state.js'));
   const t1 = Date.now();
 
   const bundle = await bundleWorkflowCode({

@@ -2,9 +2,9 @@
  * `npm run demo`: the main job end to end on local services (Temporal dev server,
  * SeaweedFS S3, the deterministic local model server standing in for an LLM).
  */
-import { createSkillStore } from '../activities/storage';
+import { createSkillStore } from '../storage';
 import { showRevision } from '../client/approvals';
-import { loadConfig } from '../client/config';
+import { loadConfig } from '../runtime/config';
 import { startLearningJob, waitForLearningJob } from '../client/learning';
 import { rollbackSkill } from '../client/rollback';
 import { SkillRepository } from '../client/skill-repository';
@@ -13,7 +13,7 @@ import { scopeMetrics } from '../client/metrics';
 import { approvalWorkflowId } from '../core/workflow-ids';
 import { makeWeatherDataset, parseSkillMarkdown } from '../core';
 import { putDataset, runExperiment } from '../client/optimization';
-import { reportText } from '../client/cli/format-experiment';
+import { reportText } from '../cli/format-experiment';
 import { createEvaluatorWorker } from '../workers/evaluator';
 import { infraEnv, infraUp } from '../infra';
 import { decideSignal, approvalWorkflow } from '../workflows';
@@ -21,7 +21,7 @@ import { startMainWorker } from '../workers/in-process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT, stateDir } from '../infra/paths';
-import { startLocalConsole } from '../client/console/local-access';
+import { startLocalConsole } from '../console/local-access';
 
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
 const step = (n: number, title: string) => console.log(`\n${bold(`── ${n}. ${title}`)}`);

@@ -17,5 +17,5 @@ fi
 # missing or older than the sources; a failed build is reported and the caller runs
 # the TypeScript sources instead.
 if [ "${1:-}" = "--build" ]; then
-  node scripts/build-state.js || echo "[build] continuing without a current dist/" >&2
+  node runtime/build-state.js || echo "[build] continuing without a current dist/" >&2
 fi

@@ -16,9 +16,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
-import { createSkillStore } from '../activities/storage';
+import { createSkillStore } from '../storage';
 import { decideRevision } from '../client/approvals';
-import { loadConfig } from '../client/config';
+import { loadConfig } from '../runtime/config';
 import { startLearningJob, waitForLearningJob } from '../client/learning';
 import { startExperiment, waitForExperiment } from '../client/optimization';
 import {

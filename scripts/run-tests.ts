@@ -11,7 +11,7 @@ import { existsSync, readFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { infraEnv, infraUp } from '../infra';
 import { REPO_ROOT, stateDir } from '../infra/paths';
-import { ensureBuild } from './build-state';
+import { ensureBuild } from '../runtime/build-state';
 import { unitTestsOnly } from './test-selection';
 
 async function main(): Promise<number> {

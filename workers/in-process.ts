@@ -1,13 +1,13 @@
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, Runtime, DefaultLogger, type Worker, type WorkflowBundleOption } from '@temporalio/worker';
-import { createSkillStore, type SkillStore } from '../activities/storage';
+import { createSkillStore, type SkillStore } from '../storage';
 import type { EvolutionConfig } from '../core';
 import { createMainWorker, defaultWorkflowBundle, PAYLOAD_CONVERTER_PATH, WORKFLOWS_PATH } from './worker';
 import { randomUUID } from 'node:crypto';
 import { connectWorkerTemporal } from './connection';
-import { temporalConnectionOptions } from '../client/temporal-profile';
-import { evolutionDataConverter } from '../client/codec/data-converter';
-import { clientInterceptors } from '../client/tracing';
+import { temporalConnectionOptions } from '../runtime/temporal-profile';
+import { evolutionDataConverter } from '../runtime/codec/data-converter';
+import { clientInterceptors } from '../runtime/tracing/client-interceptors';
 
 let bundle: Promise<WorkflowBundleOption> | undefined;
 let runtimeInstalled = false;

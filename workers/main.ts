@@ -1,7 +1,7 @@
-import { loadConfig } from '../client/config';
-import { ensureReachable } from '../client/reachability';
+import { loadConfig } from '../runtime/config';
+import { ensureReachable } from '../runtime/reachability';
 import { startWorkerOperations } from './telemetry/operations';
-import { startTracingFromEnv } from './telemetry/tracing-env';
+import { startTracingFromEnv } from '../runtime/tracing/from-env';
 import { createMainWorker } from './worker';
 
 /**

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { buildStatus, ROOT, WORKFLOW_BUNDLE } from '../scripts/build-state';
+import { buildStatus, ROOT, WORKFLOW_BUNDLE } from '../runtime/build-state';
 import { Client } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import type { EvolutionConfig } from '../core';
@@ -7,9 +7,9 @@ import { createActivities } from '../activities';
 import { clientIndexUpdater } from '../activities/scope-index-signal';
 import { connectWorkerTemporal } from './connection';
 import { productMetricsInterceptor } from './telemetry/product-metrics';
-import type { Tracing } from './telemetry/tracing';
-import { TRACING_WORKFLOW_INTERCEPTORS } from './telemetry/tracing-env';
-import { evolutionDataConverter } from '../client/codec/data-converter';
+import type { Tracing } from '../runtime/tracing/otel';
+import { TRACING_WORKFLOW_INTERCEPTORS } from '../runtime/tracing/from-env';
+import { evolutionDataConverter } from '../runtime/codec/data-converter';
 
 export interface MainWorkerOptions {
   config: EvolutionConfig;
@@ -18,7 +18,7 @@ export interface MainWorkerOptions {
   taskQueue?: string;
   connection?: NativeConnection;
   identity?: string;
-  /** Tracing (workers/telemetry/tracing.ts); a prebuilt bundle must include TRACING_WORKFLOW_INTERCEPTORS. */
+  /** Tracing (runtime/tracing/otel.ts); a prebuilt bundle must include TRACING_WORKFLOW_INTERCEPTORS. */
   tracing?: Tracing;
 }
 
@@ -45,7 +45,7 @@ export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worke
   // connection of their own (same TLS, API key and payload codec), apart from the
   // worker's polls, completions and heartbeats. Both connect at once.
   const [connection, indexConnection] = await Promise.all([opts.connection ?? connectWorkerTemporal(config), connectWorkerTemporal(config)]);
-  const traced = opts.tracing && (await import('./telemetry/tracing')).workerTracing(opts.tracing);
+  const traced = opts.tracing && (await import('../runtime/tracing/otel')).workerTracing(opts.tracing);
   const taskQueue = opts.taskQueue ?? config.temporal.taskQueue;
   const indexClient = new Client({ connection: indexConnection, namespace: config.temporal.namespace, dataConverter: evolutionDataConverter(config) });
   const worker = await Worker.create({

@@ -1,5 +1,5 @@
 import type { Case, Dataset, DatasetRef } from '../../core';
-import type { SkillStore } from '../storage';
+import type { SkillStore } from '../../storage';
 import { ApplicationFailure } from '@temporalio/activity';
 import { GEPA_NON_RETRYABLE } from './failures';
 

@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import type { EvolutionConfig } from '../../core';
-import type { SkillStore } from '../storage';
+import type { SkillStore } from '../../storage';
 import { datasetCache } from './dataset-cache';
 import { prepareActivities } from './prepare';
 import { recordActivities } from './records';

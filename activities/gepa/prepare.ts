@@ -10,9 +10,9 @@ import {
   type ExperimentRequest,
 } from '../../core';
 import { withStoreErrors } from '../errors';
-import { canonicalJson } from '../storage/canonical-json';
-import { sha256Hex } from '../storage/sha256';
-import { experimentKey, type SkillStore } from '../storage';
+import { canonicalJson } from '../../storage/canonical-json';
+import { sha256Hex } from '../../storage/sha256';
+import { experimentKey, type SkillStore } from '../../storage';
 import type { DatasetIndex } from '../../core/gepa/experiment-types';
 import type { DatasetCache } from './dataset-cache';
 import { invalidRequest } from './failures';

@@ -13,7 +13,7 @@
  */
 import { z } from 'zod';
 import { boundText, EvaluationSchema, IterationLogEntrySchema, meanScore, redactSecrets, type Evaluation, type GepaSearchState, type IterationLogEntry } from '../../core';
-import { experimentKey, experimentPrefix, experimentRecordKey, experimentRecordsPrefix, mapLimit, putOnce, type ObjectStore, type SkillStore } from '../storage';
+import { experimentKey, experimentPrefix, experimentRecordKey, experimentRecordsPrefix, mapLimit, putOnce, type ObjectStore, type SkillStore } from '../../storage';
 import { withStoreErrors } from '../errors';
 import { recordIds } from '../../core/gepa/ids';
 import { objectiveMeans } from '../../core/gepa/objectives';

@@ -2,7 +2,7 @@ import type OpenAI from 'openai';
 import { ApplicationFailure } from '@temporalio/activity';
 import { buildReflectionMessages, ReflectionAnswerSchema, screenProposal, type EvolutionConfig, type ProposalScreening } from '../../core';
 import { structuredCompletion } from '../llm/structured-call';
-import { experimentRecordKey, type SkillStore } from '../storage';
+import { experimentRecordKey, type SkillStore } from '../../storage';
 import { withStoreErrors } from '../errors';
 import { recordIds } from '../../core/gepa/ids';
 import type { ReflectInput } from '../../core/gepa/experiment-types';

@@ -4,7 +4,7 @@ import { buildGovernedRevision, type GovernanceSettings } from '../../core/gover
 import { withStoreErrors } from '../errors';
 import { existingSkillsOf } from '../existing-skills';
 import { recordActivities as revisionRecorder } from '../record';
-import type { SkillStore } from '../storage';
+import type { SkillStore } from '../../storage';
 import { submissionJobId } from '../../core/gepa/ids';
 import { GEPA_NON_RETRYABLE } from './failures';
 

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { EvolutionConfig } from '../../core';
-import { readCaBundle } from '../tls';
+import { readCaBundle } from '../../storage/tls';
 import { createNodeFetch } from './node-fetch';
 
 /**

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { readState } from '../../infra';
 import { REPO_ROOT } from '../../infra/paths';
-import { DIST } from '../../scripts/build-state';
+import { DIST } from '../../runtime/build-state';
 
 const run = promisify(execFile);
 

@@ -3,7 +3,7 @@ import { RawValue, type Payload } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { WorkflowFailedError } from '@temporalio/client';
 import { resolveRequest, runExperiment, startExperiment } from '../../client/optimization';
-import { StateError } from '../../client/errors';
+import { StateError } from '../../core/errors';
 import { experimentWorkflow } from '../../workflows';
 import { experimentWorkflowId } from '../../core/workflow-ids';
 import { uniqueName } from '../support/infra';

@@ -4,7 +4,7 @@ import { approvalWorkflowId } from '../../core/workflow-ids';
 import { holdoutCalls, revisionIdFor, WEATHER_SEED_SKILL, type ExperimentRequestInput } from '../../core';
 import { getExperiment, readExperimentRecords, runExperiment, startExperiment, waitForExperiment } from '../../client/optimization';
 import { decideRevision } from '../../client/approvals';
-import { InputError, StateError } from '../../client/errors';
+import { InputError, StateError } from '../../core/errors';
 import { experimentWorkflow, type ExperimentReport } from '../../workflows';
 import { submissionJobId } from '../../core/gepa/ids';
 import { STORED_TEXT_MAX_BYTES } from '../../activities/gepa/records';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revisionIdFor } from '../../core';
 import { putDataset, readExperimentRecords, runExperiment } from '../../client/optimization';
 import { decideRevision } from '../../client/approvals';
-import { InputError } from '../../client/errors';
+import { InputError } from '../../core/errors';
 import { createExperimentSchedule, deleteExperimentSchedule, describeExperimentSchedule, listExperimentSchedules } from '../../client/schedules';
 import type { ExperimentReport } from '../../workflows';
 import { submissionJobId } from '../../core/gepa/ids';

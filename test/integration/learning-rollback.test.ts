@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decideRevision } from '../../client/approvals';
-import { StateError } from '../../client/errors';
+import { StateError } from '../../core/errors';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { rollbackSkill } from '../../client/rollback';
 import type { SessionEvent } from '../../core';

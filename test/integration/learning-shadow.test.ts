@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSkillStore, type SkillStore } from '../../activities/storage';
+import { createSkillStore, type SkillStore } from '../../storage';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { scopeMetrics } from '../../client/metrics';
 import { SkillRepository } from '../../client/skill-repository';

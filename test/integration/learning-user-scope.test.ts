@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
-import { NotFoundError } from '../../client/errors';
+import { NotFoundError } from '../../core/errors';
 import { SkillRepository } from '../../client/skill-repository';
 import type { Scope } from '../../core';
 import { uniqueName } from '../support/infra';

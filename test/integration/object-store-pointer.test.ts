@@ -15,7 +15,7 @@ import {
   type ObjectStore,
   tombstonePointer,
   type SkillStore,
-} from '../../activities/storage';
+} from '../../storage';
 import { realServices, uniqueName } from '../support/infra';
 import { SkillRepository } from '../../client/skill-repository';
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { scopeKey as scopeKeyOf, type Revision, type RevisionStatus } from '../../core';
-import { IllegalTransitionError, InvalidStorageRequestError, NotFoundError, PreconditionConflictError, createSkillStore, type SkillStore } from '../../activities/storage';
+import { IllegalTransitionError, InvalidStorageRequestError, NotFoundError, PreconditionConflictError, createSkillStore, type SkillStore } from '../../storage';
 import { realServices, uniqueName } from '../support/infra';
 
 let store: SkillStore;

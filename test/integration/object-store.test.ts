@@ -16,7 +16,7 @@ import {
   scopePrefix,
   sortableTime,
   type SkillStore,
-} from '../../activities/storage';
+} from '../../storage';
 import { mapLimit } from '../../core/concurrency';
 import { realServices, uniqueName } from '../support/infra';
 import { z } from 'zod';

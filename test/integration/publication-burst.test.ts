@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { movePointer } from '../../activities/publisher';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { clientIndexSignaller, clientIndexUpdater, MAX_INDEX_UPDATES_IN_FLIGHT } from '../../activities/scope-index-signal';
-import { indexChangeFor } from '../../activities/storage';
+import { indexChangeFor } from '../../storage';
 import { nextPointer, scopeIndexWorkflowId, scopeKey as scopeKeyOf, type IndexChange, type Revision } from '../../core';
 import { reconcileIndexSignal } from '../../workflows';
 import { uniqueName } from '../support/infra';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSkillStore, indexChangeFor, mapLimit, type SkillStore } from '../../activities/storage';
+import { createSkillStore, indexChangeFor, mapLimit, type SkillStore } from '../../storage';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { SkillRepository } from '../../client/skill-repository';
 import { nextPointer, scopeKey as scopeKeyOf, type EvolutionConfig } from '../../core';

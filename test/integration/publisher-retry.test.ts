@@ -3,7 +3,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { publisherActivities, type PublishInput, type PublishResult } from '../../activities/publisher';
 import { jobPublicationActivities } from '../../activities/job-publication';
 import { recordActivities } from '../../activities/record';
-import { createSkillStore, type SkillStore } from '../../activities/storage';
+import { createSkillStore, type SkillStore } from '../../storage';
 import { buildGovernedRevision, decidedForPublication, outcomeWithRevision, type GovernanceSettings } from '../../core/governance';
 import { auditEventId, RECENT_OPERATIONS, revisionIdFor, scopeKey as scopeKeyOf, type IndexChange, type SkillSpec } from '../../core';
 import { realServices, uniqueName } from '../support/infra';

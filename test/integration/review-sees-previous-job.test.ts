@@ -1,6 +1,6 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { describe, expect, it } from 'vitest';
-import { createSkillStore, indexChangeFor } from '../../activities/storage';
+import { createSkillStore, indexChangeFor } from '../../storage';
 import { learningActivities, type ReviewSessionInput } from '../../activities/learning';
 import { createOpenAIClient } from '../../activities/llm/openai-client';
 import { storeSessionEvents } from '../../client/payloads';

@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createObjectStore, createS3Client, S3ResponseError, type S3Settings } from '../../activities/storage';
+import { createObjectStore, createS3Client, S3ResponseError, type S3Settings } from '../../storage';
 import { freeLocalPort } from '../../workers/telemetry/runtime';
 import { realServices, uniqueName } from '../support/infra';
 

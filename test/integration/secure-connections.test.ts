@@ -3,14 +3,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAIClient } from '../../activities/llm/openai-client';
-import { createS3Client } from '../../activities/storage/s3-client';
-import { loadConfig } from '../../client/config';
-import { connectTemporal, TemporalConnectionError } from '../../client/connection';
+import { createS3Client } from '../../storage/s3-client';
+import { loadConfig } from '../../runtime/config';
+import { connectTemporal, TemporalConnectionError } from '../../runtime/connection';
 import { ConfigError } from '../../core';
 import { infraEnv, infraUp } from '../../infra';
 import { REPO_ROOT } from '../../infra/paths';
 import { connectWorkerTemporal } from '../../workers/connection';
-import { createSkillStore } from '../../activities/storage';
+import { createSkillStore } from '../../storage';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { uniqueName } from '../support/infra';
 import { exampleSession } from '../support/sessions';
@@ -148,7 +148,7 @@ describe('Temporal over TLS', () => {
     // Asynchronous: the proxies live in this process.
     const cli = (e: Record<string, string>) =>
       new Promise<{ status: number | null; stderr: string }>((resolve) => {
-        const child = spawn(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), ['client/cli/main.ts', 'schedule', 'list', '--json'], {
+        const child = spawn(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), ['cli/main.ts', 'schedule', 'list', '--json'], {
           cwd: REPO_ROOT,
           env: { PATH: process.env.PATH!, ...e },
         });

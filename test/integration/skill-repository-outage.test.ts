@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createSkillStore, type SkillStore } from '../../activities/storage';
-import { ServiceUnavailableError } from '../../client/errors';
+import { createSkillStore, type SkillStore } from '../../storage';
+import { ServiceUnavailableError } from '../../core/errors';
 import { importUnmanagedSkill } from '../../client/import-skill';
 import { SkillLoadTool } from '../../client/skill-load-tool';
 import { SkillRepository } from '../../client/skill-repository';

@@ -1,13 +1,13 @@
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { bundleWorkflowCode, DefaultLogger, type Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSkillStore } from '../../activities/storage';
-import { connectTemporal, type Connected } from '../../client/connection';
+import { createSkillStore } from '../../storage';
+import { connectTemporal, type Connected } from '../../runtime/connection';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import type { EvolutionConfig } from '../../core';
 import { quietRuntime } from '../../workers/in-process';
-import { startTracing, type Tracing } from '../../workers/telemetry/tracing';
-import { TRACING_WORKFLOW_INTERCEPTORS } from '../../workers/telemetry/tracing-env';
+import { startTracing, type Tracing } from '../../runtime/tracing/otel';
+import { TRACING_WORKFLOW_INTERCEPTORS } from '../../runtime/tracing/from-env';
 import { createMainWorker, WORKFLOWS_PATH } from '../../workers/worker';
 import { realServices, uniqueName } from '../support/infra';
 import { exampleSession } from '../support/sessions';

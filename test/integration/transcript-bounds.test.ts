@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../client/errors';
+import { InputError } from '../../core/errors';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { scopeKey, type SessionEvent } from '../../core';
 import { uniqueName } from '../support/infra';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { temporal as temporal_ } from '@temporalio/proto';
 import { decideRevision } from '../../client/approvals';
-import { connectTemporal, type Connected } from '../../client/connection';
+import { connectTemporal, type Connected } from '../../runtime/connection';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
-import { createSkillStore } from '../../activities/storage';
+import { createSkillStore } from '../../storage';
 import type { EvolutionConfig } from '../../core';
 import { freeLocalPort } from '../../workers/telemetry/runtime';
 import { realServices, uniqueName } from '../support/infra';

@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SkillStore } from '../../activities/storage';
+import type { SkillStore } from '../../storage';
 import type { RunningWorker } from '../../workers/in-process';
 import { approvalWorkflowId } from '../../core/workflow-ids';
 import { scopeKey as scopeKeyOf, skillIdForName, type Scope, type SkillSpec } from '../../core';
 import { approvalWorkflow } from '../../workflows';
-import { tokenSha256, type Role } from '../../client/console/users';
+import { tokenSha256, type Role } from '../../console/users';
 import { uniqueName } from './infra';
 
 /**

@@ -1,5 +1,5 @@
 import { connectWorkerTemporal } from '../../workers/connection';
-import { createSkillStore, type SkillStore } from '../../activities/storage';
+import { createSkillStore, type SkillStore } from '../../storage';
 import {
   makeWeatherDataset,
   scopeKey as scopeKeyOf,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createBucket, createS3Client } from '../../activities/storage';
+import { createBucket, createS3Client } from '../../storage';
 import type { EvolutionConfig } from '../../core';
-import { loadConfig } from '../../client/config';
+import { loadConfig } from '../../runtime/config';
 import { infraEnv, infraUp, readState, type ServiceName } from '../../infra';
 import { isAlive } from '../../infra/process';
 

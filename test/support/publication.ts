@@ -10,7 +10,7 @@ export function distinctSkillName(seed: string, i: number): string {
   const hash = createHash('sha256').update(`${seed}/${i}`).digest();
   return Array.from(hash.subarray(0, 10), (b) => String.fromCharCode(97 + (b % 26))).join('');
 }
-import type { SkillStore } from '../../activities/storage';
+import type { SkillStore } from '../../storage';
 import { exampleSession } from './sessions';
 
 /**

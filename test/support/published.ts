@@ -1,5 +1,5 @@
 import { expect, vi } from 'vitest';
-import type { SkillStore } from '../../activities/storage';
+import type { SkillStore } from '../../storage';
 import { SkillRepository } from '../../client/skill-repository';
 import { isLivePointer, renderSkillMarkdown, type Scope } from '../../core';
 

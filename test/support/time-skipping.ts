@@ -2,7 +2,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { clientIndexSignaller } from '../../activities/scope-index-signal';
-import { createSkillStore, type SkillStore } from '../../activities/storage';
+import { createSkillStore, type SkillStore } from '../../storage';
 import { scopeKey as scopeKeyOf, skillIdForName, type EvolutionConfig, type Revision, type SkillSpec } from '../../core';
 import { buildGovernedRevision, type GovernanceSettings, type RevisionRef } from '../../core/governance';
 import { revisionIdFor } from '../../core/learning';

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll } from 'vitest';
-import { createSkillStore, type SkillStore } from '../../activities/storage';
+import { createSkillStore, type SkillStore } from '../../storage';
 import type { EvolutionConfig } from '../../core';
 import { realServices, uniqueName } from './infra';
 import { join } from 'node:path';

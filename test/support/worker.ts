@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { createSkillStore, type SkillStore } from '../../activities/storage';
+import { createSkillStore, type SkillStore } from '../../storage';
 import type { EvolutionConfig } from '../../core';
 import { startMainWorker, type RunningWorker } from '../../workers/in-process';
 import { freshBucket, realServices } from './infra';

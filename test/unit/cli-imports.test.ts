@@ -9,7 +9,7 @@ import { ROOT, runtimeGraph } from '../support/import-graph';
  * milliseconds (`npm run bench -- start-up`).
  */
 describe('CLI start-up imports', () => {
-  const graph = runtimeGraph(join(ROOT, 'client', 'cli', 'main.ts'));
+  const graph = runtimeGraph(join(ROOT, 'cli', 'main.ts'));
 
   it('loads no package but Node built-ins before a command runs', () => {
     const packages = [...graph.packages].filter(([pkg]) => !pkg.startsWith('node:')).map(([pkg, via]) => `${pkg}: ${via.join(' -> ')}`);
@@ -23,6 +23,6 @@ describe('CLI start-up imports', () => {
 
   it('follows the real graph (sanity: every command file is reached)', () => {
     const reached = [...graph.files.keys()].map((f) => relative(ROOT, f));
-    expect(reached).toEqual(expect.arrayContaining(['client/cli/commands/index.ts', 'client/cli/commands/operations.ts', 'client/cli/commands/learning.ts']));
+    expect(reached).toEqual(expect.arrayContaining(['cli/commands/index.ts', 'cli/commands/operations.ts', 'cli/commands/learning.ts']));
   });
 });

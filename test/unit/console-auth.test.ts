@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { html } from 'hono/html';
-import { LoginRateLimiter } from '../../client/console/rate-limit';
-import { sameSecret, SessionStore } from '../../client/console/sessions';
-import { canAct, canSee, parseUsers, scopeMatches, tokenSha256, userForToken } from '../../client/console/users';
-import { diffView } from '../../client/console/views/diff';
+import { LoginRateLimiter } from '../../console/rate-limit';
+import { sameSecret, SessionStore } from '../../console/sessions';
+import { canAct, canSee, parseUsers, scopeMatches, tokenSha256, userForToken } from '../../console/users';
+import { diffView } from '../../console/views/diff';
 
 const users = parseUsers([
   { name: 'maria', role: 'approver', scopes: ['apps/shop', 'users/shop/*'], tokenSha256: tokenSha256('maria-token') },

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { consoleSettingsFromEnv } from '../../client/console/settings';
-import { tokenSha256 } from '../../client/console/users';
+import { consoleSettingsFromEnv } from '../../console/settings';
+import { tokenSha256 } from '../../console/users';
 
 function file(content: string): string {
   const path = join(mkdtempSync(join(tmpdir(), 'console-settings-')), 'users.json');

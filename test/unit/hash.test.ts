@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sha256Hex as nodeSha } from '../../activities/storage/sha256';
+import { sha256Hex as nodeSha } from '../../storage/sha256';
 import { sha256Hex, shortHash } from '../../core/skills';
 
 describe('sha256Hex', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError, parseInput } from '../../client/errors';
+import { InputError, parseInput } from '../../core/errors';
 import { LearningJobRequestSchema, scopeKey } from '../../core';
 
 describe('bad input gets a clear error naming the problem', () => {

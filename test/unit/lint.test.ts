@@ -44,7 +44,7 @@ describe('lint', () => {
     expect(
       await upward('activities/gepa/example.ts', ['../../core/gepa/ids', '../../workflows', '../../workflows/gepa/ids', '../../client/approvals', '../../workers/main']),
     ).toEqual([2, 3, 4, 5]);
-    expect(await upward('client/example.ts', ['../core/gepa/ids', '../workflows', '../workflows/gepa/ids', '../activities/storage'])).toEqual([3]);
+    expect(await upward('client/example.ts', ['../core/gepa/ids', '../workflows', '../workflows/gepa/ids', '../storage'])).toEqual([3]);
     expect(await upward('workers/example.ts', ['../workflows/gepa/ids'])).toEqual([]);
   });
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { AesGcmPayloadCodec, ENCRYPTED_ENCODING, KEY_ID_METADATA, PayloadDecryptionError } from '../../client/codec/aes-gcm-codec';
-import { parsePayloadKeys } from '../../client/codec/keys';
+import { AesGcmPayloadCodec, ENCRYPTED_ENCODING, KEY_ID_METADATA, PayloadDecryptionError } from '../../runtime/codec/aes-gcm-codec';
+import { parsePayloadKeys } from '../../runtime/codec/keys';
 import { ConfigError } from '../../core';
 
 const key = () => randomBytes(32);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ServiceUnavailableError } from '../../client/errors';
-import { explainUnreachable, hostPortOf, isTransientServiceError } from '../../client/reachability';
+import { ServiceUnavailableError } from '../../core/errors';
+import { explainUnreachable, hostPortOf, isTransientServiceError } from '../../runtime/reachability';
 import { parseConfig } from '../../core';
-import { S3ResponseError } from '../../activities/storage/s3-client';
+import { S3ResponseError } from '../../storage/s3-client';
 
 const config = parseConfig({ TEMPORAL_ADDRESS: 'temporal.internal:7233', S3_ENDPOINT: 'http://127.0.0.1:8333', OPENAI_BASE_URL: 'https://api.example.com/v1' });
 const netError = (code: string, address: string, port: number) => Object.assign(new Error(`connect ${code} ${address}:${port}`), { code, address, port });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../activities/storage/sha256';
-import { amzDate, canonicalQuery, createSigner, EMPTY_PAYLOAD_HASH, uriEncode } from '../../activities/storage/sigv4';
+import { sha256Hex } from '../../storage/sha256';
+import { amzDate, canonicalQuery, createSigner, EMPTY_PAYLOAD_HASH, uriEncode } from '../../storage/sigv4';
 
 // The worked examples of https://docs.aws.amazon.com/AmazonS3/latest/API/sig-v4-header-based-auth.html
 const credentials = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseErrorBody, parseListPage } from '../../activities/storage/s3-xml';
+import { parseErrorBody, parseListPage } from '../../storage/s3-xml';
 
 describe('S3 XML answers', () => {
   it('reads keys, common prefixes and the continuation token of a ListObjectsV2 page', () => {

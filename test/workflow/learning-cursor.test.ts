@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
-import { jobOutcomeKey } from '../../activities/storage';
+import { jobOutcomeKey } from '../../storage';
 import type { SessionEvent } from '../../core';
 import { uniqueName } from '../support/infra';
 import { injectFault, reviewerCalls } from '../support/model-stats';

@@ -1,8 +1,8 @@
 import { appendFileSync } from 'node:fs';
-import { loadConfig } from '../../client/config';
+import { loadConfig } from '../../runtime/config';
 import type { ScoreOverride } from './weather-evaluator';
 import { startWorkerOperations } from '../telemetry/operations';
-import { startTracingFromEnv } from '../telemetry/tracing-env';
+import { startTracingFromEnv } from '../../runtime/tracing/from-env';
 import { createEvaluatorWorker } from './worker';
 
 export interface EvaluatorWorkerFlags {

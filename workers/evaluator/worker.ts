@@ -4,8 +4,8 @@ import type { EvolutionConfig } from '../../core';
 import { weatherEvaluatorActivities, type WeatherEvaluatorOptions } from './weather-evaluator';
 import { connectWorkerTemporal } from '../connection';
 import { productMetricsInterceptor } from '../telemetry/product-metrics';
-import type { Tracing } from '../telemetry/tracing';
-import { evolutionDataConverter } from '../../client/codec/data-converter';
+import type { Tracing } from '../../runtime/tracing/otel';
+import { evolutionDataConverter } from '../../runtime/codec/data-converter';
 
 export interface EvaluatorWorkerOptions {
   config: EvolutionConfig;
@@ -42,7 +42,7 @@ export async function createEvaluatorWorker(opts: EvaluatorWorkerOptions): Promi
     identity,
     activities: weatherEvaluatorActivities({ ...opts.evaluator, identity }),
     dataConverter: evolutionDataConverter(config),
-    interceptors: { activity: [productMetricsInterceptor, ...(opts.tracing ? [(await import('../telemetry/tracing')).workerTracing(opts.tracing).activity] : [])] },
+    interceptors: { activity: [productMetricsInterceptor, ...(opts.tracing ? [(await import('../../runtime/tracing/otel')).workerTracing(opts.tracing).activity] : [])] },
     shutdownGraceTime: '20 seconds',
     maxConcurrentActivityTaskExecutions: opts.maxConcurrent ?? 4,
     // Heartbeats reach the server within a second, so cancellations do too.

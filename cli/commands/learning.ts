@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import type { OutcomeStatus } from '../../core';
+import type { JobOutcome } from '../../core/governance';
+import type { JobView } from '../../client/jobs';
+import { boolFlag, flag, numberFlag, positional, requiredFlag, type ParsedArgs } from '../args';
+import type { Command } from '../command';
+import { scopeKeyFromFlags } from '../scope-flags';
+import { storeOnly, withServices } from '../services';
+
+async function readEvents(path: string): Promise<unknown> {
+  const { InputError } = await import('../../core/errors');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new InputError(`cannot read --events ${path}: ${(e as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new InputError(`--events ${path} is not JSON: ${(e as Error).message}`);
+  }
+}
+
+function outcomeFromFlags(args: ParsedArgs) {
+  const status = flag(args, 'status');
+  if (status === undefined) return undefined;
+  const score = flag(args, 'score');
+  return { status: status as OutcomeStatus, score: score === undefined ? undefined : Number(score), notes: flag(args, 'notes') };
+}
+
+export const learningCommands: Record<string, Command> = {
+  worker: {
+    usage: 'worker',
+    summary: 'run the main worker (all workflows and activities) until SIGINT/SIGTERM',
+    run: async () => {
+      const { runMainWorker } = await import('../../workers/main');
+      await runMainWorker();
+    },
+  },
+  learn: {
+    usage: 'learn --app A --user U --session S --events FILE [--scope none|app|user] [--status success --score 0.9 --notes TEXT] [--wait]',
+    summary: 'submit a finished session segment for review (FILE: JSON array of OpenAI chat messages)',
+    run: async (ctx) => {
+      const { args } = ctx;
+      const request = {
+        app: requiredFlag(args, 'app'),
+        user: requiredFlag(args, 'user'),
+        sessionId: requiredFlag(args, 'session'),
+        scopeMode: flag(args, 'scope'),
+        events: await readEvents(requiredFlag(args, 'events')),
+        outcome: outcomeFromFlags(args),
+      };
+      const { startLearningJob, waitForLearningJob } = await import('../../client/learning');
+      return withServices(ctx, async ({ temporal, store }) => {
+        const started = await startLearningJob({ client: temporal.client, store, config: ctx.config() }, request);
+        if (!args.flags.has('wait')) {
+          ctx.out(started, `accepted: job ${started.jobWorkflowId}\n  session workflow ${started.sessionWorkflowId} (scope ${started.scopeKey})`);
+          return 0;
+        }
+        const outcome = await waitForLearningJob({ client: temporal.client, store }, started.jobWorkflowId);
+        ctx.out({ ...started, outcome }, () => formatOutcome(outcome));
+        return outcome.status === 'reviewer_failed' ? 1 : 0;
+      });
+    },
+  },
+  jobs: {
+    usage: 'jobs [--app A] [--user U] [--scope none|app|user] [--limit 20] [--quarantined]',
+    summary: "a scope's most recent learning jobs with their outcomes; --quarantined: the deltas its sessions stepped over",
+    run: async (ctx) => {
+      const scopeKey = scopeKeyFromFlags(ctx.args);
+      if (boolFlag(ctx.args, 'quarantined')) {
+        const { listQuarantines } = await import('../../client/jobs');
+        const entries = await listQuarantines(await storeOnly(ctx), scopeKey);
+        ctx.out(entries, () =>
+          entries.length ? entries.map((e) => [`${e.at}  session ${e.sessionId}  job ${e.jobId}`, `  ${e.reason}`].join('\n')).join('\n') : `no quarantined deltas in ${scopeKey}`,
+        );
+        return 0;
+      }
+      const limit = numberFlag(ctx.args, 'limit');
+      const { listLearningJobs } = await import('../../client/jobs');
+      return withServices(ctx, async ({ temporal, store }) => {
+        const jobs = await listLearningJobs({ client: temporal.client, store }, scopeKey, { limit });
+        ctx.out(jobs, () => (jobs.length ? jobs.map(formatJobLine).join('\n') : `no learning jobs in ${scopeKey}`));
+        return 0;
+      });
+    },
+  },
+  job: {
+    usage: 'job JOB_ID',
+    summary: 'one learning job: its workflow status and outcome (revisions, dropped candidates, quarantine reasons)',
+    run: async (ctx) => {
+      const jobId = positional(ctx.args, 0, 'JOB_ID');
+      const { showLearningJob } = await import('../../client/jobs');
+      return withServices(ctx, async ({ temporal, store }) => {
+        const job = await showLearningJob({ client: temporal.client, store }, jobId);
+        ctx.out(job, () =>
+          [
+            `${job.jobId}: workflow ${job.workflowStatus ?? 'no longer in Temporal'}${job.startedAt ? `, started ${job.startedAt}` : ''}${job.closedAt ? `, closed ${job.closedAt}` : ''}`,
+            ...(job.failure ? [`  failed: ${job.failure}`] : []),
+            ...(job.outcome ? [formatOutcome(job.outcome)] : []),
+          ].join('\n'),
+        );
+        return 0;
+      });
+    },
+  },
+};
+
+function formatOutcome(outcome: JobOutcome): string {
+  return [
+    `job ${outcome.jobId}: ${outcome.status} — ${outcome.reason}`,
+    `  delta ${outcome.deltaEvents} events, cursor ${outcome.cursorAdvanced ? 'advanced' : 'NOT advanced'}`,
+    ...outcome.revisions.map(
+      (r) => `  ${r.revisionId}  ${r.action} ${r.name}: ${r.status}${r.shadowBypassed ? ' (shadow)' : ''}${r.reasons.length ? `\n      ${r.reasons.join('\n      ')}` : ''}`,
+    ),
+    ...outcome.dropped.map((d) => `  dropped ${d.list} "${d.name}": ${d.reason}`),
+    ...(outcome.quarantinedAfter ?? []).map((f) => `  failed review in ${f.jobId} at ${f.at}: ${f.reason}`),
+  ].join('\n');
+}
+
+function formatJobLine(job: JobView): string {
+  const what = job.outcome ? `${job.outcome.status} — ${job.outcome.reason}` : (job.workflowStatus ?? '').toLowerCase();
+  return `${job.startedAt ?? ''}  ${job.jobId}\n    ${what}`;
+}

@@ -1,0 +1,154 @@
+import type { ExperimentView } from '../../client/optimization';
+import type { ExperimentScheduleView, OverlapPolicy } from '../../client/schedules';
+import type { ExperimentReport } from '../../workflows';
+import { mean, recordsText, reportText } from '../format-experiment';
+import { flag, numberFlag, positional, requiredFlag, UsageError } from '../args';
+import type { Command } from '../command';
+import { storeOnly, withServices } from '../services';
+
+function viewText(v: ExperimentView): string {
+  if (v.report) return reportText(v.report);
+  if (v.status === 'running') {
+    const p = v.progress;
+    if (!p) return `experiment ${v.experimentId}: running (no progress answer yet; is a worker polling?)`;
+    return [
+      `experiment ${v.experimentId}: running (${p.phase}, workflow run ${p.runs})`,
+      `  iteration ${p.iteration}/${p.maxIterations}, metric calls ${p.metricCallsUsed}/${p.maxMetricCalls}, candidates ${p.candidateCount}`,
+      `  validation mean: seed ${mean(p.seedValidationMean)} → best ${mean(p.bestValidationMean)}`,
+    ].join('\n');
+  }
+  return `experiment ${v.experimentId}: ${v.status}${v.error ? ` — ${v.error}` : ''}`;
+}
+
+/** Exit code of a finished experiment: non-zero when it failed, reported an error, or its submission was refused. */
+export function exitCode(r: ExperimentReport): number {
+  return r.status === 'failed' || r.error || FAILED_SUBMISSIONS.includes(r.submission.status) ? 1 : 0;
+}
+const FAILED_SUBMISSIONS: ExperimentReport['submission']['status'][] = ['rejected', 'stale_parent', 'failed'];
+
+function scheduleText(s: ExperimentScheduleView): string {
+  return [
+    `${s.scheduleId}  ${s.spec}  overlap ${s.overlap ?? 'skip'}${s.paused ? '  PAUSED' : ''}${s.note ? `  (${s.note})` : ''}`,
+    `    runs ${s.workflowIdPrefix}-…; next: ${s.nextRuns.slice(0, 2).join(', ') || '—'}`,
+    ...s.recentRuns.slice(-3).map((r) => `    ran ${r.workflowId} (scheduled ${r.scheduledAt})`),
+  ].join('\n');
+}
+
+export const optimizeCommands: Record<string, Command> = {
+  optimize: {
+    usage: 'optimize --request FILE [--wait] [--iterations-per-run N]',
+    summary: 'start a GEPA experiment (FILE: ExperimentRequest JSON); --wait prints its result',
+    run: async (ctx) => {
+      const { readJsonFile, startExperiment, waitForExperiment } = await import('../../client/optimization');
+      const request = readJsonFile(requiredFlag(ctx.args, 'request'), '--request');
+      const iterationsPerRun = numberFlag(ctx.args, 'iterations-per-run');
+      return withServices(ctx, async ({ temporal, store }) => {
+        const started = await startExperiment({ client: temporal.client, store, config: ctx.config() }, request, { iterationsPerRun });
+        if (!ctx.args.flags.has('wait')) {
+          ctx.out(
+            started,
+            `accepted: experiment ${started.experimentId} (workflow ${started.workflowId}) on dataset ${started.dataset.id}@${started.dataset.version}\n  follow it with: evolution experiment ${started.experimentId}`,
+          );
+          return 0;
+        }
+        const report = await waitForExperiment(temporal.client, started.experimentId);
+        ctx.out(report, () => reportText(report));
+        return exitCode(report);
+      });
+    },
+  },
+  experiment: {
+    usage: 'experiment EXPERIMENT_ID [--records]',
+    summary:
+      'status of an experiment: progress while running; scores, stop, promotion and submission when done; --records adds the iteration log, per-case evaluations and reflections',
+    run: async (ctx) => {
+      const id = positional(ctx.args, 0, 'EXPERIMENT_ID');
+      const { getExperiment, readExperimentRecords } = await import('../../client/optimization');
+      return withServices(ctx, async ({ temporal, store }) => {
+        const view = await getExperiment({ client: temporal.client, store }, id);
+        if (ctx.args.flags.has('records')) {
+          const records = await readExperimentRecords(store, id);
+          ctx.out(
+            { ...view, records },
+            () => `${viewText(view)}
+
+${recordsText(records)}`,
+          );
+        } else ctx.out(view, () => viewText(view));
+        return view.report ? exitCode(view.report) : view.status === 'running' ? 0 : 1;
+      });
+    },
+  },
+  schedule: {
+    usage: 'schedule create --id ID --request FILE (--cron "0 3 * * *" | --every 6h) [--overlap skip|buffer_one|…] [--note TEXT] [--paused] | list | delete ID',
+    summary: 'run experiments on a Temporal Schedule (dataset by id/version, parent resolved at each run)',
+    run: async (ctx) => {
+      const sub = positional(ctx.args, 0, 'create|list|delete');
+      const { readJsonFile } = await import('../../client/optimization');
+      const { createExperimentSchedule, deleteExperimentSchedule, listExperimentSchedules, OVERLAP_POLICIES } = await import('../../client/schedules');
+      return withServices(ctx, async ({ temporal, store }) => {
+        if (sub === 'create') {
+          const overlap = (flag(ctx.args, 'overlap') ?? 'skip') as OverlapPolicy;
+          if (!OVERLAP_POLICIES.includes(overlap)) throw new UsageError(`--overlap must be one of ${OVERLAP_POLICIES.join(', ')}`);
+          const view = await createExperimentSchedule(
+            { client: temporal.client, store, config: ctx.config() },
+            {
+              scheduleId: requiredFlag(ctx.args, 'id'),
+              request: readJsonFile(requiredFlag(ctx.args, 'request'), '--request'),
+              cron: flag(ctx.args, 'cron'),
+              every: flag(ctx.args, 'every'),
+              overlap,
+              note: flag(ctx.args, 'note'),
+              paused: ctx.args.flags.get('paused') === true,
+            },
+          );
+          ctx.out(view, `created schedule\n${scheduleText(view)}`);
+        } else if (sub === 'list') {
+          const views = await listExperimentSchedules(temporal.client);
+          ctx.out(views, () => (views.length ? views.map(scheduleText).join('\n') : 'no experiment schedules'));
+        } else if (sub === 'delete') {
+          const id = positional(ctx.args, 1, 'schedule ID');
+          await deleteExperimentSchedule(temporal.client, id);
+          ctx.out({ deleted: id }, `deleted schedule ${id} (runs already started keep running)`);
+        } else {
+          throw new UsageError(`unknown schedule subcommand "${sub}"`);
+        }
+        return 0;
+      });
+    },
+  },
+  dataset: {
+    usage: 'dataset put FILE',
+    summary: 'store a frozen GEPA dataset (JSON {id, version, feedback, validation, holdout}); create-only per id and version',
+    run: async (ctx) => {
+      const sub = positional(ctx.args, 0, 'put');
+      if (sub !== 'put') throw new UsageError(`unknown dataset subcommand "${sub}"`);
+      const { putDatasetFile } = await import('../../client/optimization');
+      const stored = await putDatasetFile(await storeOnly(ctx), positional(ctx.args, 1, 'FILE'));
+      ctx.out(stored, () =>
+        [
+          `stored dataset ${stored.dataset.id}@${stored.dataset.version}: ${stored.cases.feedback} feedback, ${stored.cases.validation} validation, ${stored.cases.holdout} holdout cases`,
+          ...stored.submitProblems.map((p) => `  note: cannot back a submission yet: ${p}`),
+        ].join('\n'),
+      );
+    },
+  },
+  'evaluator-worker': {
+    usage: 'evaluator-worker [--task-queue Q] [--identity NAME] [--delay-ms N] [--case-delay-ms N] [--max-concurrent N] [--windows-file FILE] [--override CASE=SCORE[@REGEX],…]',
+    summary: 'run the example evaluator (simulated weather family) on the evaluator task queue until SIGINT/SIGTERM',
+    run: async (ctx) => {
+      const a = ctx.args;
+      const overrides = flag(a, 'override');
+      const { parseScoreOverrides, runEvaluatorWorker } = await import('../../workers/evaluator/main');
+      await runEvaluatorWorker({
+        taskQueue: flag(a, 'task-queue'),
+        identity: flag(a, 'identity'),
+        delayMs: numberFlag(a, 'delay-ms'),
+        caseDelayMs: numberFlag(a, 'case-delay-ms'),
+        maxConcurrent: numberFlag(a, 'max-concurrent'),
+        windowsFile: flag(a, 'windows-file'),
+        scoreOverrides: overrides ? parseScoreOverrides(overrides) : undefined,
+      });
+    },
+  },
+};

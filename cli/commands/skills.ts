@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { positional } from '../args';
+import type { Command } from '../command';
+import { scopeFromFlags, scopeKeyFromFlags } from '../scope-flags';
+import { storeOnly } from '../services';
+
+export const skillCommands: Record<string, Command> = {
+  skills: {
+    usage: 'skills [--app A] [--user U] [--scope none|app|user]',
+    summary: 'the published skills agents of a scope see now (name and description)',
+    run: async (ctx) => {
+      const { SkillRepository } = await import('../../client/skill-repository');
+      const skills = await new SkillRepository(await storeOnly(ctx), scopeFromFlags(ctx.args)).list();
+      ctx.out(skills, () => (skills.length ? skills.map((s) => `${s.name}  (${s.revisionId})\n    ${s.description}`).join('\n') : 'no published skills'));
+    },
+  },
+  skill: {
+    usage: 'skill NAME [--app A] [--user U] [--scope …]',
+    summary: 'the SKILL.md an agent loads for one skill',
+    run: async (ctx) => {
+      const { SkillRepository } = await import('../../client/skill-repository');
+      const skill = await new SkillRepository(await storeOnly(ctx), scopeFromFlags(ctx.args)).load(positional(ctx.args, 0, 'NAME'));
+      ctx.out(skill, skill.markdown);
+    },
+  },
+  'import-skill': {
+    usage: 'import-skill FILE [--app A] [--user U] [--scope …]',
+    summary: 'publish a hand-written SKILL.md as an unmanaged skill (visible, never modified by evolution)',
+    run: async (ctx) => {
+      const file = positional(ctx.args, 0, 'FILE');
+      const { importUnmanagedSkill } = await import('../../client/import-skill');
+      const r = await importUnmanagedSkill(await storeOnly(ctx), scopeFromFlags(ctx.args), readFileSync(file, 'utf8'));
+      ctx.out(r, `imported "${r.name}" as unmanaged skill ${r.skillId} in ${r.scopeKey}`);
+    },
+  },
+  metrics: {
+    usage: 'metrics [--app A] [--user U] [--scope …]',
+    summary: 'governance counters of a scope (candidates, revisions, promoted, rejected, held, shadow)',
+    run: async (ctx) => {
+      const { scopeMetrics } = await import('../../client/metrics');
+      const m = await scopeMetrics(await storeOnly(ctx), scopeKeyFromFlags(ctx.args));
+      ctx.out(m, () =>
+        Object.entries(m)
+          .map(([k, v]) => `${k.padEnd(20)} ${v}`)
+          .join('\n'),
+      );
+    },
+  },
+};

@@ -1,0 +1,28 @@
+import type { Revision } from '../core';
+
+export function revisionLine(r: Revision): string {
+  const name = r.spec?.name ?? r.skillId;
+  return `${r.id}  ${r.status.padEnd(16)} ${r.action.padEnd(6)} ${name}  (${r.scopeKey}, ${r.createdAt})`;
+}
+
+export function revisionDetails(r: Revision): string {
+  const lines = [
+    `revision   ${r.id}`,
+    `skill      ${r.spec?.name ?? r.skillId} (${r.skillId}) in ${r.scopeKey}`,
+    `action     ${r.action} from ${r.source}${r.parentId ? `, parent ${r.parentId}` : ''}`,
+    `status     ${r.status}${r.shadowBypassed ? ' (shadow mode bypassed the gates)' : ''}`,
+    `reason     ${r.reason}`,
+    'gates:',
+    ...r.gates.map((g) => `  ${g.gate.padEnd(13)} ${!g.ran ? 'skipped' : g.passed ? 'passed' : g.held ? 'held' : 'FAILED'}${g.reasons.length ? `: ${g.reasons.join('; ')}` : ''}`),
+  ];
+  if (r.human) {
+    lines.push(`  human         ${r.human.held ? 'held' : 'not held'}${r.human.reasons.length ? `: ${r.human.reasons.join('; ')}` : ''}`);
+    if (r.human.decision) lines.push(`  decision      ${r.human.decision} by ${r.human.reviewer}${r.human.comment ? ` ("${r.human.comment}")` : ''} at ${r.human.decidedAt}`);
+  }
+  if (r.evidence)
+    lines.push(
+      `evidence   holdout ${r.evidence.baselineHoldoutScore.toFixed(3)} → ${r.evidence.candidateHoldoutScore.toFixed(3)} (Δ ${r.evidence.delta.toFixed(3)}) on ${r.evidence.caseCount} cases of ${r.evidence.datasetId}@${r.evidence.datasetVersion}`,
+    );
+  for (const h of r.history) lines.push(`  ${h.at}  ${h.from} → ${h.to}: ${h.reason}`);
+  return lines.join('\n');
+}

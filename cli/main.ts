@@ -1,0 +1,64 @@
+import type { EvolutionConfig } from '../core';
+import { parseArgs, UsageError } from './args';
+import type { Command, CommandContext } from './command';
+import { COMMANDS } from './commands';
+
+function help(): string {
+  const width = Math.max(...Object.values(COMMANDS).map((c) => c.usage.length));
+  return ['usage: evolution <command> [options]   (every command takes --json)', '', ...Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`)].join('\n');
+}
+
+/** Runs one CLI invocation and returns the exit code (non-zero on any error). */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    console.log(help());
+    return name ? 0 : 2;
+  }
+  const command: Command | undefined = COMMANDS[name];
+  if (!command) {
+    console.error(`unknown command "${name}"\n\n${help()}`);
+    return 2;
+  }
+  const args = parseArgs(rest);
+  const json = args.flags.get('json') === true;
+  // Loaded here, not at the top: `evolution help` needs none of it (start-up time).
+  const { loadConfig } = await import('../runtime/config');
+  let config: EvolutionConfig | undefined;
+  const ctx: CommandContext = {
+    args,
+    json,
+    config: () => (config ??= loadConfig()),
+    out: (value, text) => console.log(json ? JSON.stringify(value, null, 2) : typeof text === 'function' ? text() : text),
+  };
+  // Long-running commands (worker, evaluator-worker) set up their own tracing.
+  const tracing =
+    name === 'worker' || name === 'evaluator-worker' ? undefined : await (await import('../runtime/tracing/from-env')).startTracingFromEnv(process.env, 'evolution-cli');
+  try {
+    return (await command.run(ctx)) ?? 0;
+  } catch (e) {
+    const { InputError, NotFoundError, ServiceUnavailableError, StateError } = await import('../core/errors');
+    const { ConfigError } = await import('../core/config');
+    const { explainUnreachable } = await import('../runtime/reachability');
+    const { TemporalConnectionError } = await import('../runtime/connection');
+    // A raw network error from an SDK names no service: say which one, where, and what to do.
+    const err = (config && explainUnreachable(e, config)) || (e as Error);
+    const known =
+      err instanceof UsageError ||
+      err instanceof TemporalConnectionError ||
+      err instanceof InputError ||
+      err instanceof NotFoundError ||
+      err instanceof StateError ||
+      err instanceof ConfigError ||
+      err instanceof ServiceUnavailableError;
+    if (json) console.error(JSON.stringify({ error: err.name, message: err.message }));
+    else console.error(`evolution ${name}: ${known ? err.message : (err.stack ?? err.message)}${err instanceof UsageError ? `\nusage: evolution ${command.usage}` : ''}`);
+    return err instanceof UsageError ? 2 : 1;
+  } finally {
+    await tracing?.shutdown();
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then((code) => process.exit(code));
+}

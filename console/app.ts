@@ -1,0 +1,81 @@
+import { Hono, type Context } from 'hono';
+import { html } from 'hono/html';
+import { InputError, NotFoundError, StateError } from '../core/errors';
+import { authenticator, requireApiUser, requireCsrf, requireSession, type ConsoleEnv } from './auth';
+import { ForbiddenError } from './errors';
+import { jwtVerifier, type JwtVerifier } from './oidc';
+import { LoginRateLimiter } from './rate-limit';
+import type { ConsoleDeps } from './read-model';
+import { activityRoutes } from './routes/activity';
+import { apiRoutes, liveRoutes } from './routes/api';
+import { experimentRoutes } from './routes/experiments';
+import { loginRoutes, logoutRoutes } from './routes/login';
+import { pendingRoutes } from './routes/pending';
+import { revisionRoutes } from './routes/revision';
+import { skillRoutes } from './routes/skills';
+import { SessionStore } from './sessions';
+import type { ConsoleSettings } from './settings';
+import { layout } from './views/layout';
+import { LIVE_SCRIPT } from './views/live-script';
+
+export interface ConsoleAppOptions {
+  /** Defaults: 10 login attempts per address per minute. */
+  loginLimit?: { max: number; windowMs: number };
+  jwt?: JwtVerifier;
+}
+
+const CSP =
+  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+function statusOf(e: unknown): 400 | 403 | 404 | 409 | 500 {
+  if (e instanceof InputError) return 400;
+  if (e instanceof ForbiddenError) return 403;
+  if (e instanceof NotFoundError) return 404;
+  if (e instanceof StateError) return 409;
+  return 500;
+}
+
+/** The console as a Hono app (no socket): pages, the JSON API, sign-in. */
+export function createConsoleApp(deps: ConsoleDeps, settings: Pick<ConsoleSettings, 'users' | 'oidc'>, opts: ConsoleAppOptions = {}) {
+  const jwt = opts.jwt ?? (settings.oidc ? jwtVerifier(settings.oidc) : undefined);
+  const auth = authenticator(settings.users, new SessionStore(), jwt);
+  const app = new Hono<ConsoleEnv>();
+
+  app.use(async (c, next) => {
+    await next();
+    c.header('Content-Security-Policy', CSP);
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'no-referrer');
+    c.header('Cache-Control', 'no-store');
+  });
+
+  app.onError((e, c: Context<ConsoleEnv>) => {
+    const status = statusOf(e);
+    if (status === 500) console.error(`console: ${c.req.method} ${c.req.path}: ${(e as Error).stack ?? e}`);
+    const message = status === 500 ? 'internal error (see the console log)' : e.message;
+    if (c.req.path.startsWith('/api/') || c.req.path.startsWith('/live/')) return c.json({ error: e.name, message }, status);
+    return c.html(
+      layout({ title: status === 404 ? 'Not found' : status === 403 ? 'Not allowed' : status === 409 ? 'Conflict' : 'Error', session: c.get('session') }, html`<p>${message}</p>`),
+      status,
+    );
+  });
+
+  app.get('/healthz', (c) => c.text('ok'));
+  app.get('/favicon.ico', (c) => c.body(null, 204));
+  app.get('/static/live.js', (c) => c.body(LIVE_SCRIPT, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }));
+  app.route('/', loginRoutes(auth, new LoginRateLimiter(opts.loginLimit)));
+
+  app.use('/api/*', requireApiUser(auth));
+  app.route('/', apiRoutes(deps));
+
+  app.use('*', requireSession(auth));
+  app.use('*', requireCsrf());
+  app.route('/', liveRoutes(deps));
+  app.route('/', logoutRoutes(auth));
+  app.route('/', pendingRoutes(deps));
+  app.route('/', revisionRoutes(deps));
+  app.route('/', skillRoutes(deps));
+  app.route('/', experimentRoutes(deps));
+  app.route('/', activityRoutes(deps));
+  return app;
+}

@@ -1,0 +1,268 @@
+/**
+ * What the console shows, per signed-in user: every read goes through the client API
+ * (approvals, rollback, optimization, metrics) and is cut to the user's scopes. A thing
+ * outside them is "not found", so scope names do not leak.
+ */
+import type { Client } from '@temporalio/client';
+import type { AuditEvent, EvolutionConfig, IterationLogEntry, Revision } from '../core';
+import { scopeKey as scopeKeyOf, ScopeSchema } from '../core';
+import { mapLimit, type SkillStore } from '../storage';
+import { experimentReader, type EvaluationRecord, type ExperimentRecord } from '../activities/gepa/records';
+import { approvalDeadline, decideRevision, listPending, listSkillRevisions, showRevision, type RevisionView } from '../client/approvals';
+import type { SessionAuditEvent } from '../core/governance';
+import { NotFoundError } from '../core/errors';
+import { listQuarantines } from '../client/jobs';
+import { scopeMetrics, type GovernanceMetrics } from '../client/metrics';
+import { getExperiment, readExperimentRecords, type ExperimentView } from '../client/optimization';
+import { rollbackSkill } from '../client/rollback';
+import { ForbiddenError } from './errors';
+import { canAct, canSee, type ConsoleUser } from './users';
+
+export interface ConsoleDeps {
+  client: Client;
+  store: SkillStore;
+  config: EvolutionConfig;
+}
+
+export interface PendingItem {
+  revisionId: string;
+  scopeKey: string;
+  skillId: string;
+  name: string;
+  action: Revision['action'];
+  source: Revision['source'];
+  createdAt: string;
+  expiresAt?: string;
+}
+
+const READS = 8;
+
+/**
+ * Scope keys stored in the bucket that the user may see. Literal patterns need no
+ * listing; a wildcard lists only the levels of the scope tree it can match
+ * (`users/shop/*` lists `scopes/users/shop/` and nothing else).
+ */
+export async function visibleScopes(store: SkillStore, user: ConsoleUser): Promise<string[]> {
+  const literal = user.scopes.filter((p) => !p.endsWith('*'));
+  const wildcards = user.scopes.filter((p) => p.endsWith('*')).map((p) => p.slice(0, -1));
+  const isLeaf = (segs: string[]) => (segs.length === 1 && segs[0] === 'global') || (segs[0] === 'apps' && segs.length === 2) || (segs[0] === 'users' && segs.length === 3);
+  const mayHoldMatches = (key: string) => wildcards.some((q) => q.startsWith(`${key}/`) || `${key}/`.startsWith(q));
+  async function walk(segs: string[]): Promise<string[]> {
+    const key = segs.join('/');
+    if (isLeaf(segs)) return canSee(user, key) ? [key] : [];
+    if (segs.length > 0 && !mayHoldMatches(key)) return [];
+    let children = await store.objects.listChildren(segs.length ? `scopes/${key}/` : 'scopes/');
+    if (segs.length === 0) children = children.filter((c) => c === 'global' || c === 'apps' || c === 'users');
+    return (await mapLimit(children, READS, (c) => walk([...segs, c]))).flat();
+  }
+  const listed = wildcards.length ? await walk([]) : [];
+  return [...new Set([...literal, ...listed])].sort();
+}
+
+function mustSee(user: ConsoleUser, scopeKey: string, what: string): void {
+  if (!canSee(user, scopeKey)) throw new NotFoundError(`no ${what}`);
+}
+
+function mustAct(user: ConsoleUser, what: string): void {
+  if (!canAct(user)) throw new ForbiddenError(`${user.name} is a ${user.role}: viewers cannot ${what}`);
+}
+
+/**
+ * Revisions waiting for a person in the user's scopes, oldest first, with their
+ * auto-expiry (one workflow query each; `deadlines: false` skips them, for polling).
+ */
+export async function pendingFor(deps: ConsoleDeps, user: ConsoleUser, opts: { deadlines?: boolean } = {}): Promise<PendingItem[]> {
+  const scopes = await visibleScopes(deps.store, user);
+  const revisions = (await mapLimit(scopes, READS, (s) => listPending(deps.store, s, ['pending_approval']))).flat();
+  revisions.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  return mapLimit(revisions, READS, async (r) => {
+    const expiresAt = opts.deadlines === false ? undefined : await approvalDeadline(deps.client, r.id);
+    return {
+      revisionId: r.id,
+      scopeKey: r.scopeKey,
+      skillId: r.skillId,
+      name: r.spec?.name ?? r.skillId,
+      action: r.action,
+      source: r.source,
+      createdAt: r.createdAt,
+      ...(expiresAt ? { expiresAt } : {}),
+    };
+  });
+}
+
+export interface RevisionPage extends RevisionView {
+  audit: AuditEvent[];
+}
+
+export async function revisionFor(deps: ConsoleDeps, user: ConsoleUser, revisionId: string): Promise<RevisionPage> {
+  let view: RevisionView;
+  try {
+    view = await showRevision(deps.store, revisionId);
+  } catch (e) {
+    if (e instanceof NotFoundError) throw new NotFoundError(`no revision ${revisionId}`);
+    throw e;
+  }
+  mustSee(user, view.revision.scopeKey, `revision ${revisionId}`);
+  const audit = await deps.store.listAudit(view.revision.scopeKey, view.revision.skillId);
+  return { ...view, audit };
+}
+
+/** Approve or reject under the signed-in user's name (never a name from the request). */
+export async function decideFor(deps: ConsoleDeps, user: ConsoleUser, revisionId: string, input: { decision: 'approve' | 'reject'; comment?: string }) {
+  await revisionFor(deps, user, revisionId);
+  mustAct(user, 'approve or reject');
+  return decideRevision(deps, revisionId, { decision: input.decision, reviewer: user.name, ...(input.comment ? { comment: input.comment } : {}) });
+}
+
+export interface PublishedSkill {
+  skillId: string;
+  name: string;
+  description: string;
+  revisionId: string;
+}
+
+export async function skillsFor(deps: ConsoleDeps, user: ConsoleUser, scopeKey: string): Promise<PublishedSkill[]> {
+  mustSee(user, scopeKey, `scope ${scopeKey}`);
+  const index = await deps.store.readScopeIndex(scopeKey);
+  return index && !index.notModified ? index.index.skills : [];
+}
+
+export interface SkillTimeline {
+  scopeKey: string;
+  skillId: string;
+  activeRevisionId?: string;
+  revisions: Revision[];
+  audit: AuditEvent[];
+}
+
+export async function skillTimelineFor(deps: ConsoleDeps, user: ConsoleUser, scopeKey: string, skillId: string): Promise<SkillTimeline> {
+  mustSee(user, scopeKey, `skill ${skillId}`);
+  const [revisions, active, audit] = await Promise.all([
+    listSkillRevisions(deps.store, scopeKey, skillId),
+    deps.store.readActive(scopeKey, skillId),
+    deps.store.listAudit(scopeKey, skillId),
+  ]);
+  if (revisions.length === 0 && !active) throw new NotFoundError(`no skill ${skillId}`);
+  return { scopeKey, skillId, activeRevisionId: active && !active.pointer.deleted ? active.pointer.revisionId : undefined, revisions, audit };
+}
+
+export async function rollbackFor(deps: ConsoleDeps, user: ConsoleUser, input: { scopeKey: string; skillId: string; targetRevisionId?: string; comment?: string }) {
+  await skillTimelineFor(deps, user, input.scopeKey, input.skillId);
+  mustAct(user, 'roll back');
+  return rollbackSkill(deps, { ...input, reviewer: user.name });
+}
+
+export interface ExperimentSummary {
+  experimentId: string;
+  scopeKey: string;
+  skillId?: string;
+  startedAt: string;
+  dataset: string;
+  status: string;
+  submittedRevisionId?: string;
+}
+
+function experimentScope(record: ExperimentRecord): string | undefined {
+  const scope = ScopeSchema.safeParse((record as { request?: { scope?: unknown } }).request?.scope);
+  return scope.success ? scopeKeyOf(scope.data) : undefined;
+}
+
+/** Experiments whose scope the user may see, newest first. */
+export async function experimentsFor(deps: ConsoleDeps, user: ConsoleUser): Promise<ExperimentSummary[]> {
+  const reader = experimentReader(deps.store);
+  const ids = await deps.store.objects.listChildren('experiments/');
+  const rows = await mapLimit(ids, READS, async (id): Promise<ExperimentSummary | undefined> => {
+    const record = await reader.experiment(id);
+    const scopeKey = record && experimentScope(record);
+    if (!record || !scopeKey || !canSee(user, scopeKey)) return undefined;
+    const report = await reader.result(id);
+    const request = (record as { request?: { skillId?: string } }).request;
+    return {
+      experimentId: record.experimentId,
+      scopeKey,
+      ...(request?.skillId ? { skillId: request.skillId } : {}),
+      startedAt: record.startedAt,
+      dataset: `${record.dataset.id}@${record.dataset.version}`,
+      status: report?.status ?? 'running',
+      ...((report?.submittedRevisionId ?? report?.submission?.revisionId) ? { submittedRevisionId: report.submittedRevisionId ?? report.submission?.revisionId } : {}),
+    };
+  });
+  return rows.filter((r): r is ExperimentSummary => r !== undefined).sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+}
+
+export interface HoldoutCase {
+  caseId: string;
+  critical: boolean;
+  seed?: number;
+  winner?: number;
+}
+
+export interface ExperimentPage {
+  summary: ExperimentSummary;
+  view: ExperimentView;
+  seedValidationMean?: number;
+  log: IterationLogEntry[];
+  holdout: HoldoutCase[];
+}
+
+export async function experimentFor(deps: ConsoleDeps, user: ConsoleUser, experimentId: string): Promise<ExperimentPage> {
+  const record = await experimentReader(deps.store)
+    .experiment(experimentId)
+    .catch(() => undefined);
+  const scopeKey = record && experimentScope(record);
+  if (!record || !scopeKey || !canSee(user, scopeKey)) throw new NotFoundError(`no experiment ${experimentId}`);
+  const [view, records] = await Promise.all([getExperiment(deps, experimentId), readExperimentRecords(deps.store, experimentId)]);
+  const byId = (id: string): EvaluationRecord | undefined => records.evaluations.find((e) => e.recordId === id);
+  const seedHoldout = byId('e-holdout-seed');
+  const winnerHoldout = byId('e-holdout-winner');
+  const critical = new Set((record.dataset as { criticalHoldoutCases?: string[] }).criticalHoldoutCases ?? []);
+  const caseIds = [...new Set([...(seedHoldout?.caseIds ?? []), ...(winnerHoldout?.caseIds ?? [])])];
+  const score = (r: EvaluationRecord | undefined, id: string) => r?.evaluations.find((e) => e.caseId === id)?.score;
+  const request = (record as { request?: { skillId?: string } }).request;
+  return {
+    summary: {
+      experimentId,
+      scopeKey,
+      ...(request?.skillId ? { skillId: request.skillId } : {}),
+      startedAt: record.startedAt,
+      dataset: `${record.dataset.id}@${record.dataset.version}`,
+      status: view.status,
+      ...(view.report?.submission?.revisionId ? { submittedRevisionId: view.report.submission.revisionId } : {}),
+    },
+    view,
+    seedValidationMean: byId('e-seed-validation')?.summary.mean ?? view.report?.seedValidationMean,
+    log: records.log,
+    holdout: caseIds.map((caseId) => ({ caseId, critical: critical.has(caseId), seed: score(seedHoldout, caseId), winner: score(winnerHoldout, caseId) })),
+  };
+}
+
+export interface ActivityFilter {
+  scopeKey?: string;
+  skillId?: string;
+  action?: string;
+  actor?: string;
+  limit?: number;
+}
+
+/** The audit log across the user's scopes (newest first, filtered) and each scope's governance counters. */
+export async function activityFor(
+  deps: ConsoleDeps,
+  user: ConsoleUser,
+  filter: ActivityFilter = {},
+): Promise<{ events: AuditEvent[]; quarantines: SessionAuditEvent[]; metrics: Record<string, GovernanceMetrics> }> {
+  let scopes = await visibleScopes(deps.store, user);
+  if (filter.scopeKey) scopes = scopes.filter((s) => s === filter.scopeKey);
+  const perScope = await mapLimit(scopes, READS, async (scopeKey) => {
+    const skillIds = (await deps.store.listSkillIds(scopeKey)).filter((id) => !filter.skillId || id === filter.skillId);
+    const events = (await mapLimit(skillIds, READS, (id) => deps.store.listAudit(scopeKey, id))).flat();
+    return { scopeKey, events, quarantines: await listQuarantines(deps.store, scopeKey), metrics: await scopeMetrics(deps.store, scopeKey) };
+  });
+  const events = perScope
+    .flatMap((s) => s.events)
+    .filter((e) => (!filter.action || e.action === filter.action) && (!filter.actor || e.actor === filter.actor))
+    .sort((a, b) => b.at.localeCompare(a.at) || b.id.localeCompare(a.id))
+    .slice(0, filter.limit ?? 500);
+  // Session-level entries (quarantined deltas) name no skill: only the scope filter applies.
+  const quarantines = perScope.flatMap((s) => s.quarantines).sort((a, b) => b.at.localeCompare(a.at) || b.id.localeCompare(a.id));
+  return { events, quarantines, metrics: Object.fromEntries(perScope.map((s) => [s.scopeKey, s.metrics])) };
+}

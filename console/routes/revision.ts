@@ -1,0 +1,164 @@
+import { Hono } from 'hono';
+import { html } from 'hono/html';
+import { z } from 'zod';
+import { renderSkillMarkdown, type AuditEvent, type Revision } from '../../core';
+import { StateError } from '../../core/errors';
+import type { ConsoleEnv } from '../auth';
+import { decideFor, revisionFor, type ConsoleDeps } from '../read-model';
+import { canAct } from '../users';
+import { diffView } from '../views/diff';
+import { badge, csrfField, layout } from '../views/layout';
+
+export const DecisionFormSchema = z.object({
+  decision: z.enum(['approve', 'reject'], { message: 'decision must be "approve" or "reject"' }),
+  comment: z.string().max(4000, 'comment is longer than 4000 characters').optional(),
+});
+
+export const revisionVersion = (r: Revision) => `${r.status}|${r.human?.decision ?? ''}|${r.human?.reviewer ?? ''}`;
+
+export function auditTable(events: readonly AuditEvent[], highlight?: string) {
+  if (events.length === 0) return html`<p class="muted">No audit events.</p>`;
+  return html`<table>
+    <thead>
+      <tr>
+        <th>When</th>
+        <th>Action</th>
+        <th>Revision</th>
+        <th>Actor</th>
+        <th>Reason</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${events.map(
+        (e) =>
+          html`<tr${e.revisionId && e.revisionId === highlight ? html` style="font-weight:600"` : ''}><td>${e.at}</td><td>${e.action}</td><td>${e.revisionId ?? ''}</td><td>${e.actor}</td><td>${e.reason}</td></tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+function gatesView(r: Revision) {
+  const rows = r.gates.map(
+    (g) =>
+      html`<tr>
+        <td>${g.gate}</td>
+        <td>${!g.ran ? 'skipped' : g.passed ? (g.held ? 'passed (held for evaluation)' : 'passed') : 'FAILED'}</td>
+        <td>${g.reasons.map((x) => html`<div>${x}</div>`)}</td>
+      </tr>`,
+  );
+  const human = r.human
+    ? html`<tr>
+        <td>human</td>
+        <td>${r.human.decision ?? (r.human.held ? 'held for a person' : 'not required')}</td>
+        <td>
+          ${r.human.reasons.map((x) => html`<div>${x}</div>`)}${
+            r.human.reviewer
+              ? html`<div>
+                  by <strong>${r.human.reviewer}</strong>${r.human.decidedAt ? html` at ${r.human.decidedAt}` : ''}${r.human.comment ? html`: “${r.human.comment}”` : ''}
+                </div>`
+              : ''
+          }
+        </td>
+      </tr>`
+    : '';
+  return html`<table>
+    <thead>
+      <tr>
+        <th>Gate</th>
+        <th>Verdict</th>
+        <th>Reasons</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${rows}${human}
+    </tbody>
+  </table>`;
+}
+
+function evidenceView(r: Revision) {
+  const e = r.evidence;
+  if (!e) return html`<p class="muted">No offline evidence (this revision came from ${r.source === 'reviewer' ? 'the online reviewer' : r.source}).</p>`;
+  return html`<table>
+    <tbody>
+      <tr>
+        <th>Experiment</th>
+        <td><a href="/experiments/${encodeURIComponent(e.experimentId)}">${e.experimentId}</a></td>
+      </tr>
+      <tr>
+        <th>Dataset</th>
+        <td>${e.datasetId}@${e.datasetVersion} (${e.caseCount} holdout cases)</td>
+      </tr>
+      <tr>
+        <th>Holdout score</th>
+        <td>baseline ${e.baselineHoldoutScore.toFixed(3)} → candidate ${e.candidateHoldoutScore.toFixed(3)} (Δ ${e.delta >= 0 ? '+' : ''}${e.delta.toFixed(3)})</td>
+      </tr>
+      <tr>
+        <th>Objectives</th>
+        <td>${e.objectives.join(', ') || 'score'}</td>
+      </tr>
+    </tbody>
+  </table>`;
+}
+
+export function revisionRoutes(deps: ConsoleDeps) {
+  const app = new Hono<ConsoleEnv>();
+  app.get('/revisions/:id', async (c) => {
+    const user = c.get('user');
+    const session = c.get('session')!;
+    const page = await revisionFor(deps, user, c.req.param('id'));
+    const r = page.revision;
+    const decideForm =
+      r.status !== 'pending_approval'
+        ? ''
+        : canAct(user)
+          ? html`<form method="post" action="/revisions/${encodeURIComponent(r.id)}/decision" class="card">
+              ${csrfField(session)}
+              <label>Comment<br /><textarea name="comment" rows="3" maxlength="4000"></textarea></label>
+              <p>
+                <button name="decision" value="approve" type="submit">Approve</button> <button name="decision" value="reject" type="submit">Reject</button>
+                <span class="muted">decided as <strong>${user.name}</strong></span>
+              </p>
+            </form>`
+          : html`<p class="card">You are a viewer: you can read this revision but not decide it.</p>`;
+    return c.html(
+      layout(
+        { title: r.spec?.name ?? r.skillId, session, live: { url: `/live/revisions/${encodeURIComponent(r.id)}`, version: revisionVersion(r) } },
+        html`<p>
+            ${badge(r.status)} ${r.action} of <a href="/skills/${encodeURIComponent(r.skillId)}?scope=${encodeURIComponent(r.scopeKey)}">${r.skillId}</a> in ${r.scopeKey} · source
+            ${r.source === 'gepa' ? 'GEPA' : r.source} · created ${r.createdAt} · <span class="muted">${r.id}</span>
+          </p>
+          ${r.reason ? html`<p>${r.reason}</p>` : ''} ${decideForm}
+          <h2>Changes against the active revision${page.activeRevisionId ? html` (${page.activeRevisionId})` : ' (nothing published yet)'}</h2>
+          ${diffView(page.diff)}
+          <h2>Gate reports</h2>
+          ${gatesView(r)}
+          <h2>Evidence</h2>
+          ${evidenceView(r)}
+          <h2>SKILL.md of this revision</h2>
+          <pre data-testid="skill-md">${r.spec ? renderSkillMarkdown(r.spec) : '(delete: no content)'}</pre>
+          <h2>Audit trail of ${r.skillId}</h2>
+          ${auditTable(page.audit, r.id)}`,
+      ),
+    );
+  });
+
+  app.post('/revisions/:id/decision', async (c) => {
+    const id = c.req.param('id');
+    const session = c.get('session')!;
+    const body = await c.req.parseBody();
+    const form = DecisionFormSchema.safeParse({ decision: body.decision, comment: typeof body.comment === 'string' && body.comment.trim() ? body.comment.trim() : undefined });
+    if (!form.success) {
+      session.flash = `Not decided: ${form.error.issues.map((i) => i.message).join('; ')}`;
+    } else {
+      try {
+        const answer = await decideFor(deps, c.get('user'), id, form.data);
+        session.flash = `${answer.decision.replace('_', ' ')} by ${answer.reviewer}; the revision is now ${answer.finalStatus.replace('_', ' ')}`;
+      } catch (e) {
+        if (!(e instanceof StateError)) throw e;
+        session.flash = `Not decided: ${e.message}`;
+      }
+    }
+    return c.redirect(`/revisions/${encodeURIComponent(id)}`, 303);
+  });
+  return app;
+}

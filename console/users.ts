@@ -1,0 +1,89 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { InputError } from '../core/errors';
+
+/**
+ * Who may use the console: `EVOLUTION_CONSOLE_USERS` names a JSON file of users, each
+ * with a role, the scopes they may see (`global`, `apps/shop`, `users/shop/*`: a trailing
+ * `*` matches any rest) and the SHA-256 of their token (the token itself is never stored).
+ */
+
+export const ROLES = ['viewer', 'approver', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+const ScopePatternSchema = z
+  .string()
+  .trim()
+  .min(1, 'a scope pattern must not be empty')
+  .refine((p) => !p.slice(0, -1).includes('*'), 'a scope pattern may only end with "*" (a trailing wildcard)');
+
+export const ConsoleUserSchema = z.object({
+  name: z.string().trim().min(1, 'a user needs a name').max(200),
+  role: z.enum(ROLES),
+  scopes: z.array(ScopePatternSchema),
+});
+export type ConsoleUser = z.infer<typeof ConsoleUserSchema>;
+
+export const UsersFileSchema = z
+  .array(ConsoleUserSchema.extend({ tokenSha256: z.string().regex(/^[0-9a-fA-F]{64}$/, 'tokenSha256 must be 64 hex digits (sha256 of the token)') }))
+  .superRefine((users, ctx) => {
+    const seen = new Set<string>();
+    users.forEach((u, i) => {
+      if (seen.has(u.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `user name "${u.name}" appears twice` });
+      seen.add(u.name);
+    });
+  });
+export type StoredUser = z.infer<typeof UsersFileSchema>[number];
+
+export function tokenSha256(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+export function parseUsers(value: unknown, where = 'users file'): StoredUser[] {
+  const r = UsersFileSchema.safeParse(value);
+  if (!r.success) throw new InputError(`invalid ${where}: ${r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  return r.data;
+}
+
+export function loadUsersFile(path: string): StoredUser[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new InputError(`cannot read the console users file ${path} (EVOLUTION_CONSOLE_USERS): ${(e as Error).message}`);
+  }
+  try {
+    return parseUsers(JSON.parse(text), `console users file ${path}`);
+  } catch (e) {
+    if (e instanceof SyntaxError) throw new InputError(`console users file ${path} is not JSON: ${e.message}`);
+    throw e;
+  }
+}
+
+/**
+ * The user a token belongs to. Every stored hash is compared in constant time, and all of
+ * them are compared whatever matched, so timing tells nothing about the token or the users.
+ */
+export function userForToken(users: readonly StoredUser[], token: string): ConsoleUser | undefined {
+  const digest = createHash('sha256').update(token, 'utf8').digest();
+  let found: StoredUser | undefined;
+  for (const u of users) {
+    const stored = Buffer.from(u.tokenSha256, 'hex');
+    if (timingSafeEqual(stored, digest) && !found) found = u;
+  }
+  return found && { name: found.name, role: found.role, scopes: found.scopes };
+}
+
+export function scopeMatches(pattern: string, scopeKey: string): boolean {
+  return pattern.endsWith('*') ? scopeKey.startsWith(pattern.slice(0, -1)) : pattern === scopeKey;
+}
+
+export function canSee(user: ConsoleUser, scopeKey: string): boolean {
+  return user.scopes.some((p) => scopeMatches(p, scopeKey));
+}
+
+/** Approvers and admins decide and roll back; viewers only read. */
+export function canAct(user: ConsoleUser): boolean {
+  return user.role === 'approver' || user.role === 'admin';
+}

@@ -1,0 +1,26 @@
+import { parseConfig, type EvolutionConfig } from '../core';
+import { infraEnv } from '../infra/env';
+import { resolveTemporalProfile } from './temporal-profile';
+import { loadPayloadKeys } from './codec/keys';
+
+/**
+ * Configuration for every process (worker, CLI, client, demo): environment variables,
+ * falling back to the endpoints of the local services started by `evolution infra up`.
+ * Set EVOLUTION_IGNORE_LOCAL_INFRA=1 to use environment variables and defaults only.
+ * Temporal's address, namespace, API key and TLS come from a Temporal config profile and the
+ * standard TEMPORAL_* variables (runtime/connection.ts).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): EvolutionConfig {
+  const local: Record<string, string | undefined> = env.EVOLUTION_IGNORE_LOCAL_INFRA === '1' ? {} : infraEnv();
+  // A chosen Temporal profile names its own address: the local dev server must not override it.
+  if ((env.TEMPORAL_PROFILE || env.TEMPORAL_CONFIG_FILE) && !env.TEMPORAL_ADDRESS) delete local.TEMPORAL_ADDRESS;
+  const merged = { ...local, ...env };
+  const profile = resolveTemporalProfile(merged);
+  const config = parseConfig({ ...merged, TEMPORAL_ADDRESS: profile.address ?? merged.TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE: profile.namespace ?? merged.TEMPORAL_NAMESPACE });
+  const payloadKeys = loadPayloadKeys(merged.EVOLUTION_PAYLOAD_KEYS);
+  return {
+    ...config,
+    ...(payloadKeys ? { payloadKeys } : {}),
+    ...(Object.keys(profile.connection).length ? { temporal: { ...config.temporal, connection: profile.connection } } : {}),
+  };
+}

@@ -1,0 +1,63 @@
+import { isScopeKey, safeSegment } from '../core';
+import { InvalidStorageRequestError } from './errors';
+
+/**
+ * Every object key of the bucket (DESIGN.md "Object storage layout"). Each untrusted id
+ * passes through `safeSegment`, and scope keys are checked to be one of the three shapes
+ * `scopeKey()` produces, so no id can reach outside its prefix.
+ */
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+export function checkedScopeKey(scopeKey: string): string {
+  if (!isScopeKey(scopeKey)) throw new InvalidStorageRequestError(`not a scope key: ${JSON.stringify(scopeKey)} (expected global, apps/{app} or users/{app}/{user})`);
+  return scopeKey;
+}
+
+/**
+ * Fixed-width UTC time for key prefixes, e.g. `2026-11-29T21-14-00.123Z`: lexical order
+ * is time order (colons become dashes; they are awkward in keys and file names).
+ */
+export function sortableTime(at: string): string {
+  const ms = Date.parse(at);
+  const iso = Number.isNaN(ms) ? '' : new Date(ms).toISOString();
+  if (iso.length !== 24) throw new InvalidStorageRequestError(`not a usable timestamp for a key: ${JSON.stringify(at)}`);
+  return iso.replaceAll(':', '-');
+}
+
+export const scopePrefix = (scopeKey: string) => `scopes/${checkedScopeKey(scopeKey)}/`;
+export const skillsPrefix = (scopeKey: string) => `${scopePrefix(scopeKey)}skills/`;
+export const skillPrefix = (scopeKey: string, skillId: string) => `${skillsPrefix(scopeKey)}${safeSegment(skillId)}/`;
+
+export const activeKey = (scopeKey: string, skillId: string) => `${skillPrefix(scopeKey, skillId)}active.json`;
+
+export const revisionsPrefix = (scopeKey: string, skillId: string) => `${skillPrefix(scopeKey, skillId)}revisions/`;
+export const revisionKey = (scopeKey: string, skillId: string, revisionId: string) => `${revisionsPrefix(scopeKey, skillId)}${safeSegment(revisionId)}.json`;
+/** Global locator: revision ids are unique across scopes, so a bare id finds its revision. */
+export const revisionLocatorKey = (revisionId: string) => `revisions-by-id/${safeSegment(revisionId)}.json`;
+
+export const auditPrefix = (scopeKey: string, skillId: string) => `${skillPrefix(scopeKey, skillId)}audit/`;
+export const auditKey = (scopeKey: string, skillId: string, at: string, eventId: string) => `${auditPrefix(scopeKey, skillId)}${sortableTime(at)}-${safeSegment(eventId)}.json`;
+
+export const scopeIndexKey = (scopeKey: string) => `${scopePrefix(scopeKey)}index.json`;
+export const cursorKey = (scopeKey: string, sessionId: string) => `${scopePrefix(scopeKey)}sessions/${safeSegment(sessionId)}/cursor.json`;
+
+/** Session-level audit entries of a scope (a quarantined delta), in time order. */
+export const sessionAuditPrefix = (scopeKey: string) => `${scopePrefix(scopeKey)}session-audit/`;
+export const sessionAuditKey = (scopeKey: string, at: string, eventId: string) => `${sessionAuditPrefix(scopeKey)}${sortableTime(at)}-${safeSegment(eventId)}.json`;
+
+export const jobOutcomesPrefix = (scopeKey: string) => `${scopePrefix(scopeKey)}jobs/`;
+/** The job id contains slashes, so it becomes a hashed segment. */
+export const jobOutcomeKey = (scopeKey: string, jobId: string) => `${jobOutcomesPrefix(scopeKey)}${safeSegment(jobId)}.json`;
+
+export const experimentPrefix = (experimentId: string) => `experiments/${safeSegment(experimentId)}/`;
+export const experimentKey = (experimentId: string) => `${experimentPrefix(experimentId)}experiment.json`;
+export const experimentRecordsPrefix = (experimentId: string) => `${experimentPrefix(experimentId)}records/`;
+export const experimentRecordKey = (experimentId: string, recordId: string) => `${experimentRecordsPrefix(experimentId)}${safeSegment(recordId)}.json`;
+
+export const datasetKey = (datasetId: string, version: string) => `datasets/${safeSegment(datasetId)}/${safeSegment(version)}.json`;
+
+export function payloadKey(sha256: string): string {
+  if (!SHA256_HEX.test(sha256)) throw new InvalidStorageRequestError(`not a sha256 payload reference: ${JSON.stringify(sha256)}`);
+  return `payloads/${sha256}`;
+}

@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import {
+  applyIndexChanges,
+  indexIncludes,
+  isLivePointer,
+  reconcileIndex,
+  type ActivePointer,
+  type IndexChange,
+  type IndexContent,
+  type IndexedPublication,
+  type IndexEntry,
+} from '../core';
+import { retryOnConflict } from './cas-retry';
+import { PreconditionConflictError } from './errors';
+import { scopeIndexKey } from './keys';
+import { mapLimit } from '../core/concurrency';
+import { parseJson, type ObjectStore } from './object-store';
+import type { PointerStore } from './pointer-store';
+import type { Same } from '../core/same-type';
+
+export const ScopeIndexEntrySchema = z.object({
+  skillId: z.string(),
+  name: z.string(),
+  description: z.string(),
+  revisionId: z.string(),
+  managed: z.boolean().default(true),
+  /** Seq of the pointer this entry was derived from (highest wins). */
+  seq: z.number().int().nonnegative().default(0),
+});
+export type ScopeIndexEntry = z.infer<typeof ScopeIndexEntrySchema>;
+
+/**
+ * Every live skill of a scope, for agents (progressive disclosure: index first, body on
+ * demand) and for the reconciler (names of the whole scope). Derived from the active
+ * pointers and written only by the scope's index workflow (one writer per scope, one
+ * write per burst of publications), so between publications an agent's conditional GET
+ * is a 304.
+ */
+export const ScopeIndexSchema = z.object({
+  scopeKey: z.string(),
+  /** +1 on every write. */
+  generation: z.number().int().nonnegative(),
+  skills: z.array(ScopeIndexEntrySchema),
+  removed: z.array(z.object({ skillId: z.string(), seq: z.number().int().nonnegative() })).default([]),
+});
+export type ScopeIndex = z.infer<typeof ScopeIndexSchema>;
+
+// The stored index and core's index as data (what applyIndexChanges works on) are one shape:
+// if either changes, these lines fail to compile.
+const _entryMatchesCore: Same<ScopeIndexEntry, IndexEntry> = true;
+const _contentMatchesCore: Same<Pick<ScopeIndex, 'skills' | 'removed'>, IndexContent> = true;
+void _entryMatchesCore;
+void _contentMatchesCore;
+
+export type ScopeIndexRead = { notModified: true } | { notModified?: false; index: ScopeIndex; etag: string };
+
+/** The index change a pointer stands for. */
+export function indexChangeFor(pointer: ActivePointer): IndexChange {
+  if (!isLivePointer(pointer)) return { skillId: pointer.skillId, seq: pointer.seq, revisionId: pointer.revisionId };
+  return {
+    skillId: pointer.skillId,
+    seq: pointer.seq,
+    revisionId: pointer.revisionId,
+    entry: { name: pointer.spec.name, description: pointer.spec.description, managed: pointer.managed },
+  };
+}
+
+const CACHED_SCOPES = 256;
+
+export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, listSkillIds: (scopeKey: string) => Promise<string[]>) {
+  // Last index seen per scope, by ETag (null: the GET found none): the single writer writes
+  // If-Match (or create-only) without re-reading, and a job re-reads the snapshot its review
+  // was prepared from without a request. A stale entry only costs a failed condition.
+  const cache = new Map<string, { index: ScopeIndex; etag: string } | null>();
+  function remember(scopeKey: string, value: { index: ScopeIndex; etag: string } | null) {
+    cache.delete(scopeKey);
+    cache.set(scopeKey, value);
+    if (cache.size > CACHED_SCOPES) cache.delete(cache.keys().next().value!);
+  }
+
+  /** One conditional GET; undefined when the scope has never been indexed (no skills). */
+  async function readScopeIndex(scopeKey: string, ifNoneMatch?: string): Promise<ScopeIndexRead | undefined> {
+    const key = scopeIndexKey(scopeKey);
+    const got = await objects.getText(key, ifNoneMatch);
+    if (!got) remember(scopeKey, null);
+    if (!got || got.notModified) return got;
+    const read = { index: parseJson(key, got.value, ScopeIndexSchema), etag: got.etag };
+    remember(scopeKey, read);
+    return read;
+  }
+
+  /**
+   * The index once it includes every publication in `publications` (read-your-writes),
+   * polling by conditional GET every `pollMs` for at most `timeoutMs`; after that, the last
+   * index read (the index still follows: the caller goes on without the wait). With no
+   * publications, one GET (conditional when this process has a copy). Undefined when the
+   * scope has no index.
+   */
+  async function readScopeIndexIncluding(
+    scopeKey: string,
+    publications: readonly IndexedPublication[],
+    { timeoutMs, pollMs = 100 }: { timeoutMs: number; pollMs?: number },
+  ): Promise<{ index: ScopeIndex; etag: string } | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    // From the copy this process last saw: while the index is unchanged, the GET is a 304 and
+    // the copy (and what was derived from it) is used again, instead of parsing it anew.
+    let seen: { index: ScopeIndex; etag: string } | undefined = cache.get(scopeKey) ?? undefined;
+    for (;;) {
+      const read = await readScopeIndex(scopeKey, seen?.etag);
+      if (!read) seen = undefined;
+      else if (!read.notModified) seen = read;
+      const includes = (index: ScopeIndex) => publications.every((p) => indexIncludes(index, p.skillId, p.seq));
+      if ((seen ? includes(seen.index) : publications.length === 0) || Date.now() >= deadline) return seen;
+      await new Promise((r) => setTimeout(r, pollMs));
+    }
+  }
+
+  /**
+   * The index with this ETag if this process has it (`null`: the snapshot in which the scope
+   * had no index, which this process last saw absent), else the current one (one GET).
+   */
+  async function scopeIndexSnapshot(scopeKey: string, etag?: string | null): Promise<ScopeIndex | undefined> {
+    const cached = cache.get(scopeKey);
+    if (etag === null && cached === null) return undefined;
+    if (etag && cached?.etag === etag) return cached.index;
+    const read = await readScopeIndex(scopeKey);
+    return read && !read.notModified ? read.index : undefined;
+  }
+
+  /** Read-modify-write of the index by If-Match, starting from the cached copy (no GET when it is current). */
+  async function updateIndex(scopeKey: string, change: (content: IndexContent) => IndexContent & { changed: boolean; applied: IndexChange[] }): Promise<IndexChange[]> {
+    const key = scopeIndexKey(scopeKey);
+    // undefined: unknown, read it; null: absent when last seen, so try the create-only write.
+    let base = cache.get(scopeKey);
+    return retryOnConflict(async () => {
+      if (base === undefined) {
+        const read = await readScopeIndex(scopeKey);
+        base = read && !read.notModified ? read : null;
+      }
+      const next = change(base?.index ?? { skills: [], removed: [] });
+      if (!next.changed) return next.applied;
+      const index: ScopeIndex = { scopeKey, generation: (base?.index.generation ?? 0) + 1, skills: next.skills, removed: next.removed };
+      try {
+        const { etag } = base ? await objects.putIfMatch(key, index, base.etag) : await objects.putCreateOnly(key, index);
+        remember(scopeKey, { index, etag });
+        return next.applied;
+      } catch (error) {
+        if (error instanceof PreconditionConflictError) base = undefined;
+        throw error;
+      }
+    });
+  }
+
+  /** Applies a burst of pointer changes in one conditional write; returns the changes that were newer than the index. */
+  async function applyScopeIndexChanges(scopeKey: string, changes: readonly IndexChange[]): Promise<IndexChange[]> {
+    return updateIndex(scopeKey, (content) => applyIndexChanges(content, changes));
+  }
+
+  /**
+   * Full reconcile from the pointers (repairs drift and lost changes): lists the scope's
+   * skills, reads every pointer (`progress` is called as they are read, for heartbeats),
+   * and writes the index if anything differs. Returns the changes that were applied.
+   */
+  async function reconcileScopeIndex(scopeKey: string, pending: readonly IndexChange[] = [], progress: (done: number, total: number) => void = () => {}): Promise<IndexChange[]> {
+    const skillIds = await listSkillIds(scopeKey);
+    let done = 0;
+    const reads = await mapLimit(skillIds, 8, async (id) => {
+      const read = await pointers.readActive(scopeKey, id);
+      progress(++done, skillIds.length);
+      return read;
+    });
+    const fromPointers = [...reads.flatMap((r) => (r ? [indexChangeFor(r.pointer)] : [])), ...pending];
+    return updateIndex(scopeKey, (content) => reconcileIndex(content, fromPointers));
+  }
+
+  return { readScopeIndex, readScopeIndexIncluding, scopeIndexSnapshot, applyScopeIndexChanges, reconcileScopeIndex };
+}
+
+export type ScopeIndexStore = ReturnType<typeof scopeIndexStore>;
