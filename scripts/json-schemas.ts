@@ -3,6 +3,7 @@ import {
   ApprovalDecisionSchema,
   EvaluateActivityInputSchema,
   EvaluateActivityOutputSchema,
+  EvaluatorDescriptionSchema,
   ExperimentRequestSchema,
   ExperimentResultSchema,
   LearningJobRequestSchema,
@@ -72,7 +73,14 @@ export const PUBLISHED_SCHEMAS: Record<string, { schema: z.ZodType; title: strin
   'evaluate-activity-output': {
     schema: EvaluateActivityOutputSchema,
     title: 'EvaluateActivityOutput',
-    description: 'What the evaluator activity returns: one evaluation per case, score finite in [0,1].',
+    description: 'What the evaluator activity returns: one evaluation per case, score finite in [0,1]; optional tokens and costUsd count against maxTokens / maxCostUsd.',
+  },
+  'evaluator-description': {
+    schema: EvaluatorDescriptionSchema,
+    title: 'EvaluatorDescription',
+    description:
+      'What the optional activity `describeEvaluator` (no input, on the evaluator task queue) returns: the versions an evaluation depends on. Evaluations are cached, and optimized revisions re-certified, by these versions.',
+    io: 'output',
   },
 };
 

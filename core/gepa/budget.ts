@@ -15,6 +15,8 @@
  *    budget (metric_budget).
  * 5. Holdout spends |H| for the seed plus |H| for the winner when it is not the
  *    seed (a seed winner reuses the seed's scores), always within the reserve.
+ * 6. A selection method that evaluates after search (multi_seed) has its calls set
+ *    aside too (`selectionReserve`), exactly like the Holdout reserve.
  * Hence the total never exceeds maxMetricCalls; `spendMetricCalls` enforces it.
  */
 
@@ -25,7 +27,11 @@ export interface MetricBudget {
   holdoutReserve: number;
   /** Worst-case calls of one iteration: 2 × minibatch + |Validation|. */
   iterationCost: number;
+  /** Calls set aside for post-search selection (multi_seed); absent in states of older runs. */
+  selectionReserve?: number;
 }
+
+export type SpendPhase = 'search' | 'selection' | 'holdout';
 
 export interface BudgetShape {
   maxMetricCalls: number;
@@ -33,6 +39,8 @@ export interface BudgetShape {
   validationSize: number;
   holdoutSize: number;
   reflectionBatchSize: number;
+  /** Post-search selection calls to set aside (default 0). */
+  selectionReserve?: number;
 }
 
 export class MetricBudgetError extends Error {
@@ -50,10 +58,12 @@ export function minibatchSize(reflectionBatchSize: number, feedbackSize: number)
 /** The budget before any spending; throws if seed Validation plus the Holdout reserve cannot fit. */
 export function planBudget(shape: BudgetShape): MetricBudget {
   const reserve = holdoutReserve(shape.holdoutSize);
-  if (shape.validationSize + reserve > shape.maxMetricCalls) {
+  const selection = shape.selectionReserve ?? 0;
+  if (shape.validationSize + reserve + selection > shape.maxMetricCalls) {
     throw new MetricBudgetError(
       `maxMetricCalls ${shape.maxMetricCalls} cannot cover seed validation (${shape.validationSize} calls) ` +
-        `plus the holdout reserve (${reserve} calls = 2 × ${shape.holdoutSize} holdout cases)`,
+        `plus the holdout reserve (${reserve} calls = 2 × ${shape.holdoutSize} holdout cases)` +
+        (selection > 0 ? ` plus the selection reserve (${selection} calls)` : ''),
     );
   }
   return {
@@ -61,7 +71,13 @@ export function planBudget(shape: BudgetShape): MetricBudget {
     used: 0,
     holdoutReserve: reserve,
     iterationCost: 2 * minibatchSize(shape.reflectionBatchSize, shape.feedbackSize) + shape.validationSize,
+    ...(selection > 0 ? { selectionReserve: selection } : {}),
   };
+}
+
+/** Everything set aside for after the search: Holdout, and post-search selection. */
+export function reservedCalls(budget: MetricBudget): number {
+  return budget.holdoutReserve + (budget.selectionReserve ?? 0);
 }
 
 export function remainingMetricCalls(budget: MetricBudget): number {
@@ -70,7 +86,7 @@ export function remainingMetricCalls(budget: MetricBudget): number {
 
 /** Rule 3: the worst case of one more iteration fits beside the Holdout reserve. */
 export function canStartIteration(budget: MetricBudget): boolean {
-  return budget.used + budget.iterationCost + budget.holdoutReserve <= budget.max;
+  return budget.used + budget.iterationCost + reservedCalls(budget) <= budget.max;
 }
 
 /** Rule 4: why the search must stop before iteration number `completedIterations`, or undefined to go on. */
@@ -81,13 +97,13 @@ export function searchStopReason(budget: MetricBudget, completedIterations: numb
 }
 
 /**
- * Records `calls` evaluations. During search (the default) the Holdout reserve is
- * untouchable; in the `holdout` phase it may be used. Overspending is a bug in the
- * caller, so it throws.
+ * Records `calls` evaluations. During search (the default) the reserves are
+ * untouchable; the `selection` phase may use its own reserve, the `holdout` phase
+ * everything. Overspending is a bug in the caller, so it throws.
  */
-export function spendMetricCalls(budget: MetricBudget, calls: number, phase: 'search' | 'holdout' = 'search'): MetricBudget {
+export function spendMetricCalls(budget: MetricBudget, calls: number, phase: SpendPhase = 'search'): MetricBudget {
   if (!Number.isInteger(calls) || calls < 0) throw new MetricBudgetError(`metric calls must be a non-negative integer, got ${calls}`);
-  const limit = phase === 'search' ? budget.max - budget.holdoutReserve : budget.max;
+  const limit = phase === 'search' ? budget.max - reservedCalls(budget) : phase === 'selection' ? budget.max - budget.holdoutReserve : budget.max;
   if (budget.used + calls > limit) {
     throw new MetricBudgetError(
       `spending ${calls} ${phase} metric calls would exceed the budget ` + `(${budget.used} of ${budget.max} used, ${budget.holdoutReserve} reserved for holdout)`,

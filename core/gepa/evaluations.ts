@@ -35,7 +35,7 @@ export function alignEvaluations(caseIds: readonly string[], raw: readonly unkno
   return { evaluations, scores: evaluations.map((e) => e.score) };
 }
 
-const OPTIONAL_FIELDS = ['output', 'feedback', 'trace', 'objectives'] as const;
+const OPTIONAL_FIELDS = ['output', 'feedback', 'trace', 'objectives', 'tokens', 'costUsd', 'evaluatorVersion', 'modelVersion'] as const;
 
 /** `null` in an optional field means absent (every SDK's JSON encoder writes None/nil that way). */
 function withoutNullOptionals(item: unknown): unknown {

@@ -11,11 +11,19 @@ export {
   minibatchSize,
   planBudget,
   remainingMetricCalls,
+  reservedCalls,
   spendMetricCalls,
   searchStopReason as budgetStopReason,
   type BudgetShape,
   type MetricBudget,
+  type SpendPhase,
 } from './budget';
+export * from './preflight';
+export * from './frontier';
+export * from './merge';
+export * from './merge-state';
+export * from './spend';
+export * from './cache-keys';
 export * from './evaluations';
 export * from './acceptance';
 export * from './selection';

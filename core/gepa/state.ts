@@ -20,16 +20,21 @@
  *   evaluate child on Validation with state.validationSeed
  *   state = admitChild(state, plan, screening, verdict, validationEvaluations)
  */
-import type { Dataset, GepaOptions, IterationLogEntry, IterationOutcome } from '../schemas/gepa';
+import type { Dataset, FrontierOptions, GepaOptions, IterationLogEntry, IterationOutcome } from '../schemas/gepa';
 import type { SkillComponent, SkillSpec } from '../schemas/skill';
 import type { MinibatchRun, MinibatchVerdict } from './acceptance';
-import { planBudget, searchStopReason as budgetStopReason, spendMetricCalls, minibatchSize, type MetricBudget } from './budget';
+import { planBudget, searchStopReason as budgetStopReason, spendMetricCalls, minibatchSize, type MetricBudget, type SpendPhase } from './budget';
 import { componentAt, nextComponentCursor, specFingerprint } from './components';
 import { alignEvaluations } from './evaluations';
+import { sampleFrontierParent, type FrontierCandidate } from './frontier';
+import type { MergeSchedule } from './merge';
 import { sampleMinibatchIndices } from './minibatch';
 import { meanScore, sampleParent, type ScoreRow } from './pareto';
 import { deriveSeed, prngFromSeed, type PrngState } from './prng';
 import { selectWinner, type Winner } from './selection';
+import { chargeEvaluatorSpend, emptyLedger, type BatchSpend, type SpendLedger } from './spend';
+import { selectionReserveFor, type BudgetPlan } from './preflight';
+import { emptyMergeSchedule } from './merge';
 
 export const SEARCH_STATE_VERSION = 1;
 /** The state keeps only the latest log entries; the workflow records every entry in the experiment records. */
@@ -54,6 +59,11 @@ export interface CandidateRecord {
   /** Aligned with GepaSearchState.validationCaseIds. */
   validationScores: number[];
   validationMean: number;
+  /** A merge's two parents (parentId is the first) and their common ancestor. */
+  mergedFrom?: string[];
+  ancestorId?: string;
+  /** Validation means of what the evaluator reports besides the score (tokens, costUsd, objectives). */
+  validationObjectives?: Record<string, number>;
 }
 
 export interface GepaSearchState {
@@ -78,6 +88,28 @@ export interface GepaSearchState {
   log: IterationLogEntry[];
   /** Entries dropped from the front of `log` to keep the state small. */
   logDropped: number;
+  /**
+   * The rest is absent in states of runs started before these features (they replay
+   * and resume with the defaults):
+   * evaluations answered by the evaluation cache;
+   */
+  cacheHits?: number;
+  /** tokens and money spent; */
+  spend?: SpendLedger;
+  /** the merge schedule (present when merge is enabled); */
+  merge?: MergeSchedule;
+  /** proposals the budget allowed at the pre-flight check. */
+  proposalsPossible?: number;
+}
+
+/** What an evaluation batch adds besides its scores. */
+export interface BatchCharge {
+  /** Metric calls to charge (default: one per evaluation). */
+  charge?: number;
+  cacheHits?: number;
+  spend?: BatchSpend;
+  /** Objective means (tokens, costUsd and reported objectives), kept for Validation runs. */
+  objectives?: Record<string, number>;
 }
 
 /** What one iteration works on, decided up front by `planIteration`. */
@@ -90,6 +122,8 @@ export interface IterationPlan {
   caseIds: string[];
   /** The same seed for parent and child minibatch runs. */
   pairedSeed: number;
+  /** state.cacheHits when the iteration began (for the log entry's count), when the state counts hits. */
+  cacheHitsBefore?: number;
 }
 
 export function candidateIdFor(fingerprint: string): string {
@@ -102,7 +136,7 @@ export function candidateIdFor(fingerprint: string): string {
  */
 export function initSearchState(input: {
   experimentId: string;
-  options: Pick<GepaOptions, 'maxIterations' | 'maxMetricCalls' | 'reflectionBatchSize' | 'randomSeed'>;
+  options: Pick<GepaOptions, 'maxIterations' | 'maxMetricCalls' | 'reflectionBatchSize' | 'randomSeed'> & Partial<Pick<GepaOptions, 'selection'>>;
   dataset: Pick<Dataset, 'feedback' | 'validation' | 'holdout'>;
 }): GepaSearchState {
   const { options, dataset } = input;
@@ -112,6 +146,7 @@ export function initSearchState(input: {
     validationSize: dataset.validation.length,
     holdoutSize: dataset.holdout.length,
     reflectionBatchSize: options.reflectionBatchSize,
+    selectionReserve: selectionReserveFor(options.selection, dataset.validation.length),
   });
   return {
     version: SEARCH_STATE_VERSION,
@@ -129,6 +164,21 @@ export function initSearchState(input: {
     candidates: [],
     log: [],
     logDropped: 0,
+  };
+}
+
+/**
+ * Turns on what runs started on this version track beyond the metric budget: cache hits,
+ * spend, the pre-flight's proposal count and (when enabled) the merge schedule. States of
+ * older runs lack these fields and keep their behaviour on replay.
+ */
+export function withTracking(state: GepaSearchState, opts: { plan: Pick<BudgetPlan, 'proposalsPossible'>; merge: boolean }): GepaSearchState {
+  return {
+    ...state,
+    cacheHits: state.cacheHits ?? 0,
+    spend: state.spend ?? emptyLedger(),
+    proposalsPossible: opts.plan.proposalsPossible,
+    ...(opts.merge && !state.merge ? { merge: emptyMergeSchedule() } : {}),
   };
 }
 
@@ -157,16 +207,28 @@ export function poolFingerprints(state: GepaSearchState): Map<string, string> {
 }
 
 /** Records metric calls spent outside the helpers below (a failed evaluation, Holdout). */
-export function chargeMetricCalls(state: GepaSearchState, calls: number, phase: 'search' | 'holdout' = 'search'): GepaSearchState {
+export function chargeMetricCalls(state: GepaSearchState, calls: number, phase: SpendPhase = 'search'): GepaSearchState {
   return { ...state, budget: spendMetricCalls(state.budget, calls, phase) };
+}
+
+/** Charges one evaluation batch: its metric calls, cache hits and spend. */
+export function chargeBatch(state: GepaSearchState, evaluations: number, extra: BatchCharge = {}, phase: SpendPhase = 'search'): GepaSearchState {
+  const charged = chargeMetricCalls(state, extra.charge ?? evaluations, phase);
+  const withHits = extra.cacheHits ? { ...charged, cacheHits: (charged.cacheHits ?? 0) + extra.cacheHits } : charged;
+  return extra.spend ? { ...withHits, spend: chargeEvaluatorSpend(withHits.spend, extra.spend) } : withHits;
+}
+
+/** The pool as the frontier sees it: Validation scores and objective means. */
+export function frontierRows(state: GepaSearchState): FrontierCandidate[] {
+  return state.candidates.map((c) => ({ id: c.id, scores: c.validationScores, ...(c.validationObjectives ? { objectives: c.validationObjectives } : {}) }));
 }
 
 function validationScoresOf(state: GepaSearchState, raw: readonly unknown[]): number[] {
   return alignEvaluations(state.validationCaseIds, raw).scores;
 }
 
-/** Adds the seed with its Validation scores (evaluated with `validationSeed`) and charges |V|. */
-export function admitSeed(state: GepaSearchState, seedSpec: SkillSpec, validationEvaluations: readonly unknown[]): GepaSearchState {
+/** Adds the seed with its Validation scores (evaluated with `validationSeed`) and charges |V| (or `extra.charge`). */
+export function admitSeed(state: GepaSearchState, seedSpec: SkillSpec, validationEvaluations: readonly unknown[], extra: BatchCharge = {}): GepaSearchState {
   if (state.candidates.length > 0) throw new Error('the seed is already in the pool');
   const scores = validationScoresOf(state, validationEvaluations);
   const fingerprint = specFingerprint(seedSpec);
@@ -177,8 +239,13 @@ export function admitSeed(state: GepaSearchState, seedSpec: SkillSpec, validatio
     componentCursor: 0,
     validationScores: scores,
     validationMean: meanScore(scores),
+    ...objectivesField(extra.objectives),
   };
-  return { ...chargeMetricCalls(state, scores.length), candidates: [seed] };
+  return { ...chargeBatch(state, scores.length, extra), candidates: [seed] };
+}
+
+function objectivesField(objectives: Record<string, number> | undefined): Pick<CandidateRecord, 'validationObjectives'> {
+  return objectives && Object.keys(objectives).length > 0 ? { validationObjectives: objectives } : {};
 }
 
 /** Why search must stop now (max_iterations, then metric_budget), or undefined to run another iteration. */
@@ -190,14 +257,18 @@ export function searchStopReason(state: GepaSearchState): 'max_iterations' | 'me
  * Chooses the parent (Pareto sampling), the Feedback minibatch and the paired seed,
  * and advances the parent's component cursor. Feedback ids are given in split order.
  */
-export function planIteration(state: GepaSearchState, feedbackCaseIds: readonly string[]): { state: GepaSearchState; plan: IterationPlan } {
+export function planIteration(
+  state: GepaSearchState,
+  feedbackCaseIds: readonly string[],
+  frontier?: Pick<FrontierOptions, 'type' | 'objectives'>,
+): { state: GepaSearchState; plan: IterationPlan } {
   if (state.candidates.length === 0) throw new Error('evaluate and admit the seed before planning iterations');
   if (feedbackCaseIds.length !== state.feedbackSize) {
     throw new Error(`expected ${state.feedbackSize} feedback case ids, got ${feedbackCaseIds.length}`);
   }
   const stop = searchStopReason(state);
   if (stop) throw new Error(`cannot start iteration ${state.iteration}: search is over (${stop})`);
-  const parentDraw = sampleParent(scoreRows(state), state.prng);
+  const parentDraw = frontier && frontier.type !== 'instance' ? sampleFrontierParent(frontierRows(state), frontier, state.prng) : sampleParent(scoreRows(state), state.prng);
   const batch = sampleMinibatchIndices(state.feedbackSize, state.minibatchSize, parentDraw.prng);
   const parent = requireCandidate(state, parentDraw.parentId);
   const plan: IterationPlan = {
@@ -207,15 +278,21 @@ export function planIteration(state: GepaSearchState, feedbackCaseIds: readonly 
     caseIndices: batch.indices,
     caseIds: batch.indices.map((i) => feedbackCaseIds[i]),
     pairedSeed: deriveSeed(state.randomSeed, state.iteration),
+    ...(state.cacheHits !== undefined ? { cacheHitsBefore: state.cacheHits } : {}),
   };
   const candidates = state.candidates.map((c) => (c.id === parent.id ? { ...c, componentCursor: nextComponentCursor(c.componentCursor) } : c));
   return { state: { ...state, prng: batch.prng, candidates }, plan };
 }
 
 /** Checks a minibatch evaluation (parent's or child's) against the plan and charges its calls. */
-export function recordMinibatch(state: GepaSearchState, plan: IterationPlan, evaluations: readonly unknown[]): { state: GepaSearchState; run: MinibatchRun } {
+export function recordMinibatch(
+  state: GepaSearchState,
+  plan: IterationPlan,
+  evaluations: readonly unknown[],
+  extra: BatchCharge = {},
+): { state: GepaSearchState; run: MinibatchRun } {
   const { scores } = alignEvaluations(plan.caseIds, evaluations);
-  return { state: chargeMetricCalls(state, scores.length), run: { caseIds: plan.caseIds, seed: plan.pairedSeed, scores } };
+  return { state: chargeBatch(state, scores.length, extra), run: { caseIds: plan.caseIds, seed: plan.pairedSeed, scores } };
 }
 
 function logEntry(
@@ -223,6 +300,7 @@ function logEntry(
   plan: IterationPlan,
   fields: Omit<IterationLogEntry, 'iteration' | 'parentId' | 'component' | 'pairedSeed' | 'metricCallsAfter'>,
 ): IterationLogEntry {
+  if (state.merge) fields = { kind: 'reflection', ...fields };
   return {
     iteration: plan.iteration,
     parentId: plan.parentId,
@@ -230,6 +308,7 @@ function logEntry(
     pairedSeed: plan.pairedSeed,
     ...fields,
     metricCallsAfter: state.budget.used,
+    ...(plan.cacheHitsBefore !== undefined ? { cacheHits: (state.cacheHits ?? 0) - plan.cacheHitsBefore } : {}),
   };
 }
 
@@ -258,7 +337,19 @@ export function rejectIteration(
     childMinibatchTotal: rejection.childMinibatchTotal,
     childId: rejection.childId,
   });
-  return { ...state, iteration: state.iteration + 1, ...appendLog(state, stripUndefined(entry)) };
+  return { ...state, iteration: state.iteration + 1, ...noNewCandidate(state), ...appendLog(state, stripUndefined(entry)) };
+}
+
+/** GEPA tries a merge only right after an iteration that found a new candidate. */
+function noNewCandidate(state: GepaSearchState): Pick<GepaSearchState, 'merge'> {
+  return state.merge ? { merge: { ...state.merge, lastIterationFoundNew: false } } : {};
+}
+
+/** An accepted reflective child schedules one merge, while fewer than `maxMerges` were tried. */
+function foundNewCandidate(state: GepaSearchState, maxMerges: number | undefined): Pick<GepaSearchState, 'merge'> {
+  if (!state.merge) return {};
+  const room = maxMerges !== undefined && state.merge.tested + state.merge.due < maxMerges;
+  return { merge: { ...state.merge, lastIterationFoundNew: true, due: state.merge.due + (room ? 1 : 0) } };
 }
 
 /** Adds an accepted child with its Validation scores (evaluated with `validationSeed`), charging |V|. */
@@ -268,13 +359,14 @@ export function admitChild(
   child: { spec: SkillSpec; fingerprint: string },
   verdict: MinibatchVerdict,
   validationEvaluations: readonly unknown[],
+  extra: BatchCharge & { maxMerges?: number } = {},
 ): GepaSearchState {
   assertCurrent(state, plan);
   if (!verdict.accepted) throw new Error('only a child that passed the minibatch test can be admitted');
   if (poolFingerprints(state).has(child.fingerprint)) throw new Error(`candidate ${candidateIdFor(child.fingerprint)} is already in the pool`);
   const parent = requireCandidate(state, plan.parentId);
   const scores = validationScoresOf(state, validationEvaluations);
-  const charged = chargeMetricCalls(state, scores.length);
+  const charged = chargeBatch(state, scores.length, extra);
   const record: CandidateRecord = {
     id: candidateIdFor(child.fingerprint),
     parentId: parent.id,
@@ -285,6 +377,7 @@ export function admitChild(
     componentCursor: parent.componentCursor,
     validationScores: scores,
     validationMean: meanScore(scores),
+    ...objectivesField(extra.objectives),
   };
   const entry = logEntry(charged, plan, {
     accepted: true,
@@ -295,7 +388,7 @@ export function admitChild(
     childId: record.id,
     childValidationMean: record.validationMean,
   });
-  return { ...charged, iteration: state.iteration + 1, candidates: [...state.candidates, record], ...appendLog(state, entry) };
+  return { ...charged, iteration: state.iteration + 1, candidates: [...state.candidates, record], ...foundNewCandidate(state, extra.maxMerges), ...appendLog(state, entry) };
 }
 
 /** The Validation winner of the current pool (ties → earliest; the seed is candidates[0]). */
@@ -304,12 +397,12 @@ export function winnerOf(state: GepaSearchState): Winner & { candidate: Candidat
   return { ...winner, candidate: requireCandidate(state, winner.id) };
 }
 
-function appendLog(state: GepaSearchState, entry: IterationLogEntry): Pick<GepaSearchState, 'log' | 'logDropped'> {
+export function appendLog(state: GepaSearchState, entry: IterationLogEntry): Pick<GepaSearchState, 'log' | 'logDropped'> {
   const log = [...state.log, entry];
   const excess = Math.max(0, log.length - LOG_TAIL_LIMIT);
   return { log: log.slice(excess), logDropped: state.logDropped + excess };
 }
 
-function stripUndefined<T extends object>(value: T): T {
+export function stripUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }

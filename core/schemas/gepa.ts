@@ -51,6 +51,16 @@ export const EvaluationSchema = z
     feedback: z.string().optional(),
     trace: z.string().optional(),
     objectives: z.record(z.string(), z.number({ error: 'objective values must be finite numbers' })).optional(),
+    /** What running this case cost the application (its agent's model tokens, money): counted against maxTokens / maxCostUsd. */
+    tokens: z.number({ error: 'tokens must be a finite number ≥ 0' }).min(0, 'tokens must be a finite number ≥ 0').optional(),
+    costUsd: z.number({ error: 'costUsd must be a finite number ≥ 0' }).min(0, 'costUsd must be a finite number ≥ 0').optional(),
+    /**
+     * The versions that produced this verdict, when the evaluator reports them per case. An
+     * evaluation whose versions differ from what describeEvaluator answered for its batch (a
+     * rolling deploy of the evaluator) is recorded but never cached.
+     */
+    evaluatorVersion: z.string().min(1).max(200).optional(),
+    modelVersion: z.string().min(1).max(200).optional(),
   })
   .superRefine((e, ctx) => {
     if (!Number.isFinite(e.score)) {
@@ -62,6 +72,57 @@ export const EvaluationSchema = z
     }
   });
 export type Evaluation = z.infer<typeof EvaluationSchema>;
+
+export const EvaluationCacheOptionsSchema = z.object({
+  enabled: z.boolean().default(true),
+  /** Whether a cache hit counts as a metric call (default: it does not, it costs nothing). */
+  hitsSpendBudget: z.boolean().default(false),
+});
+
+/** GEPA's merge: combine the components of two frontier candidates that descend from one ancestor. */
+export const MergeOptionsSchema = z.object({
+  enabled: z.boolean().default(false),
+  /** Merge attempts at most (each takes one iteration). */
+  maxMerges: z.number().int().min(1).max(50).default(5),
+  /** Validation cases the merged candidate is first compared on. */
+  subsampleSize: z.number().int().min(1).max(100).default(5),
+});
+export type MergeOptions = z.infer<typeof MergeOptionsSchema>;
+
+export const FRONTIER_TYPES = ['instance', 'objective', 'hybrid'] as const;
+export type FrontierType = (typeof FRONTIER_TYPES)[number];
+export const FrontierObjectiveSchema = z.object({
+  /** `score` (the Validation mean), `tokens`, `costUsd`, or a name the evaluator reports in `objectives`. */
+  name: z.string().min(1),
+  direction: z.enum(['maximize', 'minimize']),
+});
+export type FrontierObjective = z.infer<typeof FrontierObjectiveSchema>;
+/** Which candidates parent sampling (and merge) draws from: per case, per objective, or both. */
+export const FrontierOptionsSchema = z.object({
+  type: z.enum(FRONTIER_TYPES).default('instance'),
+  objectives: z
+    .array(FrontierObjectiveSchema)
+    .min(1)
+    .default([
+      { name: 'score', direction: 'maximize' },
+      { name: 'tokens', direction: 'minimize' },
+    ]),
+});
+export type FrontierOptions = z.infer<typeof FrontierOptionsSchema>;
+
+export const SELECTION_METHODS = ['validation', 'multi_seed', 'k_fold'] as const;
+export type SelectionMethod = (typeof SELECTION_METHODS)[number];
+/** How the winner is chosen from the pool after search. */
+export const SelectionOptionsSchema = z.object({
+  method: z.enum(SELECTION_METHODS).default('validation'),
+  /** multi_seed: Validation seeds in all (the search's own plus seeds − 1 more). */
+  seeds: z.number().int().min(2).max(10).default(3),
+  /** multi_seed: candidates (best Validation means) re-evaluated under the extra seeds. */
+  finalists: z.number().int().min(2).max(10).default(3),
+  /** k_fold: folds of the Validation split. */
+  folds: z.number().int().min(2).max(20).default(5),
+});
+export type SelectionOptions = z.infer<typeof SelectionOptionsSchema>;
 
 export const GepaOptionsSchema = z.object({
   /** Reflective mutation attempts (accepted or not). */
@@ -80,6 +141,25 @@ export const GepaOptionsSchema = z.object({
   evaluationChunkSize: z.number().int().min(1).max(1000).default(10),
   /** Evaluate-activity calls in flight at once for one split. */
   evaluationConcurrency: z.number().int().min(1).max(100).default(4),
+  /**
+   * Reuse of earlier evaluations of the same candidate content on the same case content
+   * under the same seed, evaluator version and model version (docs/optimization.md).
+   */
+  evaluationCache: EvaluationCacheOptionsSchema.prefault({}),
+  /** Stop the search before the evaluator's and reflector's tokens would exceed this. */
+  maxTokens: z.number().int().positive('maxTokens must be a positive integer').optional(),
+  /** Stop the search before the evaluator's and reflector's cost (USD) would exceed this. */
+  maxCostUsd: z.number().positive('maxCostUsd must be positive').optional(),
+  /** Prices of the reflector model, so its tokens count against maxCostUsd (without it they cost 0). */
+  reflectorPricing: z
+    .object({
+      promptUsdPerMillionTokens: z.number().min(0),
+      completionUsdPerMillionTokens: z.number().min(0),
+    })
+    .optional(),
+  merge: MergeOptionsSchema.prefault({}),
+  frontier: FrontierOptionsSchema.prefault({}),
+  selection: SelectionOptionsSchema.prefault({}),
 });
 export type GepaOptions = z.infer<typeof GepaOptionsSchema>;
 
@@ -195,7 +275,7 @@ export const ExperimentRequestSchema = z
 export type ExperimentRequest = z.infer<typeof ExperimentRequestSchema>;
 export type ExperimentRequestInput = z.input<typeof ExperimentRequestSchema>;
 
-export const StopReasonSchema = z.enum(['max_iterations', 'metric_budget', 'time_limit', 'error']);
+export const StopReasonSchema = z.enum(['max_iterations', 'metric_budget', 'token_budget', 'cost_budget', 'time_limit', 'cancelled', 'error']);
 export type StopReason = z.infer<typeof StopReasonSchema>;
 
 export const HoldoutComparisonSchema = z.object({
@@ -208,10 +288,29 @@ export const HoldoutComparisonSchema = z.object({
 });
 export type HoldoutComparison = z.infer<typeof HoldoutComparisonSchema>;
 
+/** Tokens and money, as the evaluator reports them per case and the reflector model per call. */
+export const SpendSchema = z.object({ tokens: z.number().min(0), costUsd: z.number().min(0) });
+export type Spend = z.infer<typeof SpendSchema>;
+export const ExperimentSpendSchema = SpendSchema.extend({ evaluator: SpendSchema, reflector: SpendSchema });
+export type ExperimentSpend = z.infer<typeof ExperimentSpendSchema>;
+
+/** How the winner was chosen, with what each method measured. */
+export const SelectionReportSchema = z.object({
+  method: z.enum(SELECTION_METHODS),
+  winnerId: z.string(),
+  /** multi_seed: each finalist's mean over every seed's Validation run, best first. */
+  finalists: z.array(z.object({ candidateId: z.string(), validationMean: z.number(), multiSeedMean: z.number(), seeds: z.array(z.number().int()) })).optional(),
+  /** k_fold: per fold, the candidate best on the other folds and its score on this one. */
+  folds: z.array(z.object({ fold: z.number().int(), caseCount: z.number().int(), chosenId: z.string(), heldOutMean: z.number() })).optional(),
+  /** k_fold: mean held-out score of the per-fold choices (how well choosing on Validation generalises). */
+  crossValidatedMean: z.number().optional(),
+});
+export type SelectionReport = z.infer<typeof SelectionReportSchema>;
+
 export const ExperimentResultSchema = z
   .object({
     experimentId: z.string(),
-    status: z.enum(['completed', 'failed']),
+    status: z.enum(['completed', 'failed', 'cancelled']),
     stopReason: StopReasonSchema,
     /** Present once the seed was evaluated on Validation. */
     seedValidationMean: z.number().optional(),
@@ -227,6 +326,16 @@ export const ExperimentResultSchema = z
     iterations: z.number().int().nonnegative(),
     submittedRevisionId: z.string().optional(),
     error: z.string().optional(),
+    /** Proposals (iterations: reflections and merges) the budget allowed at the start (pre-flight), and how many ran. */
+    proposalsPossible: z.number().int().nonnegative().optional(),
+    proposals: z.number().int().nonnegative().optional(),
+    /** Evaluations answered from the evaluation cache instead of the evaluator. */
+    cacheHits: z.number().int().nonnegative().optional(),
+    spend: ExperimentSpendSchema.optional(),
+    merges: z.object({ attempted: z.number().int().nonnegative(), accepted: z.number().int().nonnegative() }).optional(),
+    selection: SelectionReportSchema.optional(),
+    /** Times this experiment was resumed (`evolution optimize --resume`). */
+    resumes: z.number().int().nonnegative().optional(),
   })
   .superRefine((r, ctx) => {
     if (r.status === 'completed') {
@@ -234,8 +343,8 @@ export const ExperimentResultSchema = z
         if (r[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message: `a completed experiment needs ${key}` });
       }
     }
-    if (r.status === 'failed' && r.promotionEligible) {
-      ctx.addIssue({ code: 'custom', path: ['promotionEligible'], message: 'a failed experiment is never promotion-eligible' });
+    if (r.status !== 'completed' && r.promotionEligible) {
+      ctx.addIssue({ code: 'custom', path: ['promotionEligible'], message: `a ${r.status} experiment is never promotion-eligible` });
     }
   });
 export type ExperimentResult = z.infer<typeof ExperimentResultSchema>;
@@ -250,11 +359,17 @@ export const IterationOutcomeSchema = z.enum([
 ]);
 export type IterationOutcome = z.infer<typeof IterationOutcomeSchema>;
 
-/** One reflective-mutation attempt, kept compact (full evaluations go to the experiment records). */
+/** One reflective-mutation or merge attempt, kept compact (full evaluations go to the experiment records). */
 export const IterationLogEntrySchema = z.object({
   iteration: z.number().int().nonnegative(),
+  /** Absent: a reflective mutation (every entry before merges existed). */
+  kind: z.enum(['reflection', 'merge']).optional(),
+  /** merge: the two frontier candidates combined and their common ancestor (parentId is the first). */
+  mergeParentIds: z.array(z.string()).optional(),
+  ancestorId: z.string().optional(),
   parentId: z.string(),
-  component: SkillComponentSchema,
+  /** The component a reflection rewrote (absent for a merge). */
+  component: SkillComponentSchema.optional(),
   accepted: z.boolean(),
   outcome: IterationOutcomeSchema,
   reason: z.string(),
@@ -264,6 +379,8 @@ export const IterationLogEntrySchema = z.object({
   childId: z.string().optional(),
   childValidationMean: z.number().optional(),
   metricCallsAfter: z.number().int().nonnegative(),
+  /** Evaluations of this iteration answered by the cache. */
+  cacheHits: z.number().int().nonnegative().optional(),
 });
 export type IterationLogEntry = z.infer<typeof IterationLogEntrySchema>;
 
@@ -294,3 +411,17 @@ export type EvaluateActivityInput = z.infer<typeof EvaluateActivityInputSchema>;
 /** What `evaluateCandidate` returns: one evaluation per input case. */
 export const EvaluateActivityOutputSchema = z.array(EvaluationSchema);
 export type EvaluateActivityOutput = z.infer<typeof EvaluateActivityOutputSchema>;
+
+/**
+ * What the optional `describeEvaluator` activity (no input) returns: the versions whose
+ * verdicts may be reused. A cached evaluation is used only while both are unchanged, and
+ * an optimized revision's evidence is marked stale when they change. An evaluator without
+ * this activity still works; its evaluations are never cached and never re-certified.
+ */
+export const EvaluatorDescriptionSchema = z.object({
+  /** Changes whenever scoring could change: the evaluator's code, rubric, tools, environment. */
+  evaluatorVersion: z.string().min(1, 'evaluatorVersion must not be empty').max(200),
+  /** The model the agent under evaluation runs on, pinned (e.g. "gpt-4.1-2025-04-14"); absent: no model. */
+  modelVersion: z.string().min(1, 'modelVersion must not be empty').max(200).optional(),
+});
+export type EvaluatorDescription = z.infer<typeof EvaluatorDescriptionSchema>;

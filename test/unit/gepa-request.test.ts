@@ -30,6 +30,16 @@ describe('experiment request validation', () => {
       minHoldoutImprovement: 0,
       evaluationChunkSize: 10,
       evaluationConcurrency: 4,
+      evaluationCache: { enabled: true, hitsSpendBudget: false },
+      merge: { enabled: false, maxMerges: 5, subsampleSize: 5 },
+      frontier: {
+        type: 'instance',
+        objectives: [
+          { name: 'score', direction: 'maximize' },
+          { name: 'tokens', direction: 'minimize' },
+        ],
+      },
+      selection: { method: 'validation', seeds: 3, finalists: 3, folds: 5 },
     });
     expect(r.dataset?.feedback[0].critical).toBe(false);
   });
