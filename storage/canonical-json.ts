@@ -1,2 +1,2 @@
 // One definition, in core (pure), shared by the storage layer.
-export { canonicalJson, sameJson } from '../../core/canonical-json';
+export { canonicalJson, sameJson } from '../core/canonical-json';
