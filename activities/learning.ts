@@ -1,4 +1,4 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, log } from '@temporalio/activity';
 import {
   boundExistingSkills,
   buildReviewContext,
@@ -13,6 +13,7 @@ import {
   type ReviewDecision,
   ReviewDecisionSchema,
   normalizeReviewDecision,
+  nameNamelessUpdateSpecs,
   type Scope,
   type Segment,
   type SessionEvent,
@@ -259,19 +260,22 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
         existingSkills: existingSkills.map((s) => ({ name: s.name, description: s.description, body_excerpt: s.bodyExcerpt })),
         outcome: segment.outcome,
       });
-      return whileHeartbeating((signal) =>
+      const { value, record } = await whileHeartbeating((signal) =>
         asModelAnswer(() =>
           structuredCompletion({
             client: openai,
             model: config.llm.reviewerModel,
             schemaName: 'review_decision',
             schema: ReviewDecisionSchema,
+            prepare: nameNamelessUpdateSpecs,
             normalize: normalizeReviewDecision,
             messages,
             signal,
           }),
         ),
       );
+      if (record.repairs.length) log.info('reviewer answer repaired', { sessionId: segment.sessionId, format: record.format, repairs: record.repairs });
+      return { ...value, answer: record };
     },
 
     /**

@@ -8,3 +8,4 @@ export * from './gepa';
 export * from './revision-lifecycle';
 export * from './publication';
 export * from './workflow-ids';
+export * from './llm';

@@ -112,8 +112,20 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
     return mergedWrites ? outcome : finish(outcome);
   }
 
+  // How the reviewer's answer was obtained (format, repairs, tokens) goes on the outcome, not into the plan's input.
+  const { answer, ...reviewed } = decision;
+  decision = reviewed;
+  const answerRecord = answer ? { reviewerAnswer: answer } : {};
   if (decision.skip_reason && !decision.creates.length && !decision.updates.length && !decision.deletions.length) {
-    return finishAdvancingCursor({ ...base, status: 'reviewer_skipped', reason: decision.skip_reason, cursorAdvanced: true, revisions: [], dropped: decision.dropped ?? [] });
+    return finishAdvancingCursor({
+      ...base,
+      status: 'reviewer_skipped',
+      reason: decision.skip_reason,
+      cursorAdvanced: true,
+      revisions: [],
+      dropped: decision.dropped ?? [],
+      ...answerRecord,
+    });
   }
   // A valid decision advances the cursor before any governance work (the same activity then
   // plans the job): storage or publication failures below are retried from revision state,
@@ -135,6 +147,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
     cursorAdvanced: true,
     revisions: [],
     dropped: plan.dropped,
+    ...answerRecord,
   };
   for (const [i, revision] of plan.revisions.entries()) {
     // The job's last write records its outcome (jobs prepared on older code: a step of its own, below).

@@ -17,6 +17,7 @@ import { experimentKey, experimentPrefix, experimentRecordKey, experimentRecords
 import { withStoreErrors } from '../errors';
 import { recordIds } from '../../core/gepa/ids';
 import { objectiveMeans } from '../../core/gepa/objectives';
+import { ModelAnswerRecordSchema } from '../../core/llm/repairs';
 import type { ExperimentReport } from '../../core/gepa/experiment-types';
 import { DATASET_SPLITS, type DatasetSplit } from '../../core/gepa/splits';
 
@@ -74,6 +75,8 @@ export const ReflectionRecordSchema = z.looseObject({
   evaluationRecordId: z.string(),
   answer: z.unknown(),
   screening: z.unknown(),
+  /** How the reflector's answer was obtained (response format, repairs, tokens); absent in records written before it was kept. */
+  modelAnswer: ModelAnswerRecordSchema.optional(),
 });
 export type ReflectionRecord = z.infer<typeof ReflectionRecordSchema>;
 

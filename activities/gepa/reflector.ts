@@ -5,6 +5,7 @@ import { structuredCompletion } from '../llm/structured-call';
 import { experimentRecordKey, type SkillStore } from '../../storage';
 import { withStoreErrors } from '../errors';
 import { recordIds } from '../../core/gepa/ids';
+import { fillReflectionAnswer } from '../../core/gepa/reflection-answer-repair';
 import type { ReflectInput } from '../../core/gepa/experiment-types';
 import type { DatasetCache } from './dataset-cache';
 import { GEPA_NON_RETRYABLE } from './failures';
@@ -30,7 +31,14 @@ export function reflectorActivities({ config, store, openai, datasets }: { confi
         component: input.component,
         records: cases.map((c, i) => ({ case: c, evaluation: record.evaluations[i] })),
       });
-      const answer = await structuredCompletion({ client: openai, model: config.llm.reflectorModel, schemaName: 'reflection', schema: ReflectionAnswerSchema, messages });
+      const { value: answer, record: modelAnswer } = await structuredCompletion({
+        client: openai,
+        model: config.llm.reflectorModel,
+        schemaName: 'reflection',
+        schema: ReflectionAnswerSchema,
+        prepare: (json) => fillReflectionAnswer(json, input.component),
+        messages,
+      });
       const screening = screenProposal({ parentSpec: input.parentSpec, component: input.component, answer, poolFingerprints: new Map(input.poolFingerprints) });
       // Overwritten by a retried attempt, whose answer is then the one the workflow receives.
       await withStoreErrors(() =>
@@ -40,6 +48,7 @@ export function reflectorActivities({ config, store, openai, datasets }: { confi
           evaluationRecordId: input.evaluationRecordId,
           answer,
           screening,
+          modelAnswer,
         }),
       );
       return screening;

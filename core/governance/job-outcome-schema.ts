@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ModelAnswerRecordSchema } from '../llm/repairs';
 import { RevisionActionSchema, RevisionStatusSchema, ScopeKeySchema } from '../schemas';
 import type { JobOutcome } from './types';
 import type { Same } from '../same-type';
@@ -38,6 +39,9 @@ export const JobOutcomeSchema = z.object({
   ),
   dropped: z.array(z.object({ name: z.string(), list: z.enum(['creates', 'updates', 'deletions']), reason: z.string() })),
   quarantinedAfter: z.array(ReviewFailureSchema).optional().describe('Status quarantined: the failed reviews (jobs) after which this delta was stepped over.'),
+  reviewerAnswer: ModelAnswerRecordSchema.optional().describe(
+    "Reviewed or reviewer_skipped: how the reviewer's answer was obtained (the response format the endpoint accepted, the repairs that made it usable, tokens).",
+  ),
 });
 
 // If JobOutcome changes, this line fails to compile: update JobOutcomeSchema (and `npm run schemas`).

@@ -1,3 +1,4 @@
+import type { ModelAnswerRecord } from '../llm/repairs';
 import type { RevisionAction, RevisionStatus } from '../schemas';
 
 /** Where a revision lives; enough for any activity to find it. */
@@ -57,4 +58,6 @@ export interface JobOutcome {
   dropped: DroppedCandidate[];
   /** Status `quarantined`: the failed reviews that made this delta poison. */
   quarantinedAfter?: ReviewFailure[];
+  /** Reviewed or reviewer_skipped: how the reviewer's answer was obtained (response format, repairs, tokens). */
+  reviewerAnswer?: ModelAnswerRecord;
 }

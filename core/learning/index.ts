@@ -10,3 +10,4 @@ export * from './gates/human-policy';
 export * from './revision-id';
 export * from './diff';
 export * from './redact-events';
+export * from './review-answer-repair';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ModelAnswerRecord } from '../llm/repairs';
 
 /**
  * A skill as the reviewer may write it: plain strings, no emptiness rules, because
@@ -42,6 +43,8 @@ export interface ReviewDrop {
 export type ReviewDecision = z.infer<typeof ReviewDecisionSchema> & {
   /** Set by normalizeReviewDecision; the reconciler records each as a drop with its reason. */
   dropped?: ReviewDrop[];
+  /** Set by the reviewer activity: how the answer was obtained (format, repairs, tokens); the job's outcome records it. */
+  answer?: ModelAnswerRecord;
 };
 
 /** What the reviewer sees of an existing skill (bounded body excerpt). */

@@ -42,7 +42,7 @@ const reviewerPrompt = (extra = '') =>
 
 describe('the worker OpenAI client over node:http', () => {
   it('gets a structured review decision that parses against the schema', async () => {
-    const decision = await structuredCompletion({
+    const { value: decision, record } = await structuredCompletion({
       client: createOpenAIClient(llm()),
       model: 'evolution-local-reviewer',
       schemaName: 'review_decision',
@@ -51,6 +51,8 @@ describe('the worker OpenAI client over node:http', () => {
     });
     expect(Array.isArray(decision.creates)).toBe(true);
     expect(Array.isArray(decision.updates)).toBe(true);
+    expect(record).toMatchObject({ format: 'json_schema', repairs: [] });
+    expect(record.promptTokens).toBeGreaterThan(0);
   });
 
   it('answers many calls in a row on kept-alive connections', async () => {

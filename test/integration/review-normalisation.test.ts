@@ -38,7 +38,7 @@ const call = (normalize: (a: ReturnType<typeof ReviewDecisionSchema.parse>) => u
 
 describe('reviewer answer normalisation on the reviewer call path', () => {
   it('returns the normalised answer (trimmed, with its drop list)', async () => {
-    const decision = (await call(normalizeReviewDecision)) as ReturnType<typeof normalizeReviewDecision>;
+    const decision = (await call(normalizeReviewDecision)).value as ReturnType<typeof normalizeReviewDecision>;
     expect(decision.creates.length).toBe(1);
     expect(decision.dropped).toEqual([]);
     for (const text of [decision.creates[0]!.name, decision.creates[0]!.description, decision.creates[0]!.when_to_use, ...decision.creates[0]!.steps]) {

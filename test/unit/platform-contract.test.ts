@@ -74,6 +74,7 @@ describe('published result schemas', () => {
       'revisions',
       'dropped',
       'quarantinedAfter',
+      'reviewerAnswer',
     ]);
   });
 });

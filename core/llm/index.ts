@@ -1,0 +1,3 @@
+export * from './repairs';
+export * from './json-in-text';
+export * from './defaulted-keys';
