@@ -4,6 +4,7 @@ import { checkAgainstSchema } from './json-schema-check';
 import { reflect } from './reflector';
 import { review } from './reviewer';
 import type { Role } from './roles';
+import { looseReflection, looseReviewDecision, looseText, type AnswerStyle } from './answer-style';
 
 export interface Answer {
   content: string;
@@ -16,7 +17,7 @@ const PLAIN_TEXT_ANSWER =
   'and skill-reflector (json_schema "reflection") requests; see infra/model-server/README.md.';
 
 /** Computes the deterministic answer for a validated request; throws HttpError on contract violations. */
-export function answerFor(role: Role, request: ChatRequest): Answer {
+export function answerFor(role: Role, request: ChatRequest, style: AnswerStyle = 'strict'): Answer {
   const userPrompt = request.messages
     .filter((m) => m.role === 'user')
     .map(messageText)
@@ -25,10 +26,12 @@ export function answerFor(role: Role, request: ChatRequest): Answer {
   switch (role) {
     case 'reviewer': {
       const { decision, sessionKey } = review(userPrompt);
+      if (style !== 'strict') return { content: looseText(looseReviewDecision(decision), 'review decision'), statsKey: sessionKey };
       return { content: conformingJson(decision, request), statsKey: sessionKey };
     }
     case 'reflector': {
       const { reflection, skillName } = reflect(userPrompt);
+      if (style !== 'strict') return { content: looseText(looseReflection(reflection), 'rewritten component'), statsKey: skillName };
       return { content: conformingJson(reflection, request), statsKey: skillName };
     }
     case 'other':

@@ -6,12 +6,16 @@
 import { parseArgs } from 'node:util';
 import { FAULT_MODES, type FaultMode, type RunFault } from './faults';
 import { startModelServer } from './server';
+import { ANSWER_STYLES, type AnswerStyle } from './answer-style';
 
-const USAGE = `usage: tsx infra/model-server/main.ts [--host HOST] [--port PORT] [--fault ${FAULT_MODES.join('|')}] [--fault-rate N] [--fault-delay-ms MS]
+const USAGE = `usage: tsx infra/model-server/main.ts [--host HOST] [--port PORT] [--style ${ANSWER_STYLES.join('|')}] [--fault ${FAULT_MODES.join('|')}] [--fault-rate N] [--fault-delay-ms MS]
 
 A deterministic stand-in for an OpenAI-compatible model (skill reviewer and reflector).
   --host            bind address (default 127.0.0.1)
   --port            port, 0 = any free port (default 8787)
+  --style           answer like a strict endpoint (default) or a non-strict local model (refuses json_schema,
+                    fences, prose, trailing commas, missing optional keys; plain: refuses json_object too).
+                    A model name with "nonstrict" or "plain" in it picks that style per request.
   --fault           inject this fault into every chat request (or a fraction, see --fault-rate)
   --fault-rate      fraction in (0,1] of requests that get --fault, spread deterministically (default 1)
   --fault-delay-ms  delay for --fault slow (default 90000)`;
@@ -35,6 +39,7 @@ async function main(): Promise<void> {
       options: {
         host: { type: 'string', default: '127.0.0.1' },
         port: { type: 'string', default: '8787' },
+        style: { type: 'string', default: 'strict' },
         fault: { type: 'string' },
         'fault-rate': { type: 'string' },
         'fault-delay-ms': { type: 'string' },
@@ -61,7 +66,8 @@ async function main(): Promise<void> {
     fail('--fault-rate and --fault-delay-ms need --fault');
   }
 
-  const server = await startModelServer({ host: values.host, port, defaultFault });
+  if (!(ANSWER_STYLES as readonly string[]).includes(values.style!)) fail(`unknown --style: ${values.style}`);
+  const server = await startModelServer({ host: values.host, port, defaultFault, style: values.style as AnswerStyle });
   process.stdout.write(`model-server listening on ${server.url}\n`);
 
   const shutdown = (signal: string) => {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerFor } from './answer';
+import { refusedFormat, styleOf, type AnswerStyle } from './answer-style';
 import { allMessagesText, parseChatRequest, type ChatRequest } from './chat-request';
 import { FaultInjector, malformed, type Fault, type RunFault } from './faults';
 import { HttpError, openAiErrorBody, readJsonBody, sendError, sendJson } from './http-util';
@@ -12,6 +13,8 @@ export interface ModelServerOptions {
   /** 0 picks a free port. */
   port?: number;
   defaultFault?: RunFault;
+  /** How every request is answered unless its model name says otherwise (answer-style.ts). Default strict. */
+  style?: AnswerStyle;
 }
 
 export interface RunningModelServer {
@@ -78,9 +81,12 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
 
   async function chatCompletion(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const request = parseChatRequest(await readJsonBody(req));
+    const style = styleOf(request.model, options.style);
+    const refusal = refusedFormat(style, request.response_format?.type);
+    if (refusal) throw refusal;
     const role = detectRole(request);
     // The answer is computed before a fault is chosen, so a prompt rejected with 400 never consumes a once-key.
-    const answer = answerFor(role, request);
+    const answer = answerFor(role, request, style);
     const fault = faults.choose(allMessagesText(request));
     stats.recordChat(role, answer.statsKey, fault?.mode);
 

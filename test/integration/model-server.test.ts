@@ -249,6 +249,66 @@ describe('reflector', () => {
   });
 });
 
+describe('non-strict style (a local model behind an OpenAI-compatible server)', () => {
+  const messages = (prompt: string) => [
+    { role: 'system' as const, content: 'ROLE: skill-reviewer\nExtract reusable skills.' },
+    { role: 'user' as const, content: prompt },
+  ];
+  const existing = [{ name: 'geocode-and-get-weather-and-format-report', description: 'Weather.', body_excerpt: '' }];
+
+  it('refuses json_schema with a 400 naming response_format; "plain" refuses json_object too', async () => {
+    const schema = { type: 'json_schema' as const, json_schema: { name: 'review_decision', schema: REVIEW_SCHEMA } };
+    const prompt = reviewerPrompt({ sessionId: 's-refuse', transcript: WEATHER_TRANSCRIPT });
+    const refused = await client.chat.completions.create({ model: 'local-nonstrict', messages: messages(prompt), response_format: schema }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(BadRequestError);
+    expect(refused).toMatchObject({ status: 400, param: 'response_format', code: 'unsupported_response_format' });
+    const plain = await client.chat.completions.create({ model: 'local-plain', messages: messages(prompt), response_format: { type: 'json_object' } }).catch((e: unknown) => e);
+    expect(plain).toMatchObject({ status: 400, param: 'response_format' });
+    const answered = await client.chat.completions.create({ model: 'local-plain', messages: messages(prompt) });
+    expect(answered.choices[0]!.message.content).toContain('```json');
+  });
+
+  it('answers the same decision as the strict style, fenced in prose, with trailing commas and without the optional keys', async () => {
+    const prompt = reviewerPrompt({ sessionId: 's-loose', transcript: WEATHER_TRANSCRIPT, existing });
+    const strict = await review(prompt);
+    const loose = await client.chat.completions.create({ model: 'evolution-local-reviewer-nonstrict', messages: messages(prompt), response_format: { type: 'json_object' } });
+    const text = loose.choices[0]!.message.content ?? '';
+    expect(text).toMatch(/^Sure! Here is the review decision:\n\n```json\n\{/);
+    expect(text).toMatch(/\n```\n\nLet me know if you want me to adjust anything\.$/);
+    expect(text).toMatch(/,\n\s*[}\]]/);
+    const body = JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1).replace(/,(\s*[}\]])/g, '$1')) as Record<string, any>;
+    expect(Object.keys(body)).toEqual(['updates']);
+    expect(body.updates[0]).toEqual({ name: strict.updates[0]!.name, new_spec: expect.not.objectContaining({ name: expect.anything() }) });
+    const { name: _name, ...spec } = strict.updates[0]!.new_spec;
+    expect(body.updates[0].new_spec).toEqual(spec);
+  });
+
+  it('--style applies to every model, and a reflection leaves out its component and rationale', async () => {
+    const loose = await startModelServer({ port: 0, style: 'non-strict' });
+    try {
+      const c = new OpenAI({ baseURL: `${loose.url}/v1`, apiKey: 'x', maxRetries: 0 });
+      const skill = { name: 'k', description: 'd', when_to_use: 'w', steps: ['s'], pitfalls: [] };
+      const completion = await c.chat.completions.create({
+        model: 'evolution-local-reflector',
+        messages: [
+          { role: 'system', content: 'ROLE: skill-reflector\nRewrite one component.' },
+          {
+            role: 'user',
+            content: ['## Current skill', fenced(skill), '## Component to rewrite', 'steps', '## Case records', fenced([{ caseId: 'c', feedback: 'missing: say hi' }])].join(
+              '\n\n',
+            ),
+          },
+        ],
+      });
+      const text = completion.choices[0]!.message.content ?? '';
+      const body = JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1).replace(/,(\s*[}\]])/g, '$1')) as unknown;
+      expect(body).toEqual({ new_value: ['s', 'Make sure to say hi.'] });
+    } finally {
+      await loose.close();
+    }
+  });
+});
+
 describe('fault injection', () => {
   const small = (sessionId: string, marker: string) => reviewerPrompt({ sessionId, transcript: [{ role: 'user', content: `weather ${marker}` }, ...WEATHER_TRANSCRIPT.slice(1)] });
 
