@@ -1,4 +1,4 @@
-import type { EvaluationRecord, ReflectionRecord } from '../activities/gepa/records';
+import type { EvaluationRecord, ReflectionRecord } from '../storage/experiment-records';
 import type { IterationLogEntry } from '../core';
 import type { ExperimentReport } from '../workflows';
 

@@ -25,7 +25,7 @@ import {
   type ExperimentRequest,
   type IterationLogEntry,
 } from '../core';
-import { experimentReader, type EvaluationRecord, type ExperimentRecord, type ReflectionRecord } from '../activities/gepa/records';
+import { experimentReader, type EvaluationRecord, type ExperimentRecord, type ReflectionRecord } from '../storage/experiment-records';
 import { isNonRetryableStorageError, PreconditionConflictError, type SkillStore } from '../storage';
 import { experimentProgressQuery, experimentWorkflow, type ExperimentProgress, type ExperimentReport } from '../workflows';
 import { failureMessage } from '../core/failure-message';

@@ -7,7 +7,7 @@ import type { Client } from '@temporalio/client';
 import type { AuditEvent, EvolutionConfig, IterationLogEntry, Revision } from '../core';
 import { scopeKey as scopeKeyOf, ScopeSchema } from '../core';
 import { mapLimit, type SkillStore } from '../storage';
-import { experimentReader, type EvaluationRecord, type ExperimentRecord } from '../activities/gepa/records';
+import { experimentReader, type EvaluationRecord, type ExperimentRecord } from '../storage/experiment-records';
 import { approvalDeadline, decideRevision, listPending, listSkillRevisions, showRevision, type RevisionView } from '../client/approvals';
 import type { SessionAuditEvent } from '../core/governance';
 import { NotFoundError } from '../core/errors';

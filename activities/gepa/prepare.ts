@@ -16,10 +16,8 @@ import { experimentKey, type SkillStore } from '../../storage';
 import type { DatasetIndex } from '../../core/gepa/experiment-types';
 import type { DatasetCache } from './dataset-cache';
 import { invalidRequest } from './failures';
-import { putRecord } from './records';
-
-/** `parentRevisionId: 'active'` means "whatever is active when the run starts" (scheduled runs). */
-export const ACTIVE_PARENT = 'active';
+import { putRecord } from '../../storage/experiment-records';
+import { ACTIVE_PARENT } from '../../core/gepa/submission-parent';
 
 export interface PrepareInput {
   experimentId: string;

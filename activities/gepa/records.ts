@@ -1,31 +1,20 @@
 /**
- * The experiment record in S3 (one prefix per experiment):
- *
- *   experiments/{id}/experiment.json            request, dataset reference (+ sha256), resolved parent
- *   experiments/{id}/records/e-….json           one evaluation batch: case ids, bounded+redacted results
- *   experiments/{id}/records/r-i{n}.json        the reflector's proposal of iteration n
- *   experiments/{id}/records/log-i{n}.json      iteration n's log entry (accept/reject and why)
- *   experiments/{id}/state.json                 latest search-state checkpoint (derived, overwritten)
- *   experiments/{id}/result.json                the final report
- *
- * Keys are deterministic and writes are create-only (the same content again is fine), so
- * every activity here is idempotent under Temporal retries.
+ * The GEPA activities that write an experiment's records: evaluation batches, iteration log
+ * entries, the search-state checkpoint and the final report (the layout, the record schemas
+ * and the reader are in storage/experiment-records.ts). Keys are deterministic and writes
+ * create-only, so every activity here is idempotent under Temporal retries.
  */
-import { z } from 'zod';
-import { boundText, EvaluationSchema, IterationLogEntrySchema, meanScore, redactSecrets, type Evaluation, type GepaSearchState, type IterationLogEntry } from '../../core';
-import { experimentKey, experimentPrefix, experimentRecordKey, experimentRecordsPrefix, mapLimit, putOnce, type ObjectStore, type SkillStore } from '../../storage';
+import { boundText, meanScore, redactSecrets, type Evaluation, type GepaSearchState, type IterationLogEntry } from '../../core';
+import { experimentRecordKey, mapLimit, type SkillStore } from '../../storage';
+import { experimentResultKey, experimentStateKey, putRecord, type EvaluationRecord } from '../../storage/experiment-records';
 import { withStoreErrors } from '../errors';
 import { recordIds } from '../../core/gepa/ids';
 import { objectiveMeans } from '../../core/gepa/objectives';
-import { ModelAnswerRecordSchema } from '../../core/llm/repairs';
 import type { ExperimentReport } from '../../core/gepa/experiment-types';
-import { DATASET_SPLITS, type DatasetSplit } from '../../core/gepa/splits';
+import type { DatasetSplit } from '../../core/gepa/splits';
 
 /** Cap of each stored output/feedback/trace, in UTF-8 bytes (as the reference stores them). */
 export const STORED_TEXT_MAX_BYTES = 16 * 1024;
-
-export const experimentResultKey = (experimentId: string) => `${experimentPrefix(experimentId)}result.json`;
-export const experimentStateKey = (experimentId: string) => `${experimentPrefix(experimentId)}state.json`;
 
 /** Redacted, then bounded head+tail (a loose first cut keeps redaction cheap on huge texts). */
 export function storedText(text: string): string {
@@ -39,53 +28,6 @@ export function storedEvaluation(e: Evaluation): Evaluation {
   if (e.trace !== undefined) out.trace = storedText(e.trace);
   if (e.objectives !== undefined) out.objectives = e.objectives;
   return out;
-}
-
-export const EvaluationRecordSchema = z.object({
-  experimentId: z.string(),
-  recordId: z.string(),
-  phase: z.string(),
-  iteration: z.number().int().optional(),
-  split: z.enum(DATASET_SPLITS),
-  candidateId: z.string(),
-  seed: z.number().int(),
-  caseIds: z.array(z.string()),
-  evaluations: z.array(EvaluationSchema),
-  summary: z.object({ count: z.number().int(), total: z.number(), mean: z.number(), objectives: z.record(z.string(), z.number()) }),
-  recordedAt: z.string(),
-});
-export type EvaluationRecord = z.infer<typeof EvaluationRecordSchema>;
-
-export const ExperimentRecordSchema = z.looseObject({
-  experimentId: z.string(),
-  workflowId: z.string(),
-  algorithm: z.literal('gepa'),
-  startedAt: z.string(),
-  dataset: z.object({ id: z.string(), version: z.string(), sha256: z.string(), cases: z.object({ feedback: z.number(), validation: z.number(), holdout: z.number() }) }),
-  parentRevisionId: z.string().optional(),
-});
-export type ExperimentRecord = z.infer<typeof ExperimentRecordSchema>;
-
-const ReportSchema = z.looseObject({ experimentId: z.string(), status: z.string() });
-
-/** The reflector's proposal of one iteration, as stored (records/r-i{n}.json). */
-export const ReflectionRecordSchema = z.looseObject({
-  iteration: z.number().int(),
-  component: z.string(),
-  evaluationRecordId: z.string(),
-  answer: z.unknown(),
-  screening: z.unknown(),
-  /** How the reflector's answer was obtained (response format, repairs, tokens); absent in records written before it was kept. */
-  modelAnswer: ModelAnswerRecordSchema.optional(),
-});
-export type ReflectionRecord = z.infer<typeof ReflectionRecordSchema>;
-
-/** Create-only; the same value already stored is success, a different one a non-retryable conflict. */
-export async function putRecord(objects: ObjectStore, key: string, value: object): Promise<void> {
-  await putOnce(objects, key, JSON.parse(JSON.stringify(value)) as object, {
-    schema: z.looseObject({}),
-    conflict: () => `${key} already exists with different content (experiment records are write-once)`,
-  });
 }
 
 export interface RecordEvaluationInput {
@@ -136,40 +78,3 @@ export function recordActivities({ store }: { store: SkillStore }) {
     },
   };
 }
-
-/** Read side, for the client and the reflector. */
-export function experimentReader(store: SkillStore) {
-  const objects = store.objects;
-  return {
-    async experiment(experimentId: string): Promise<ExperimentRecord | undefined> {
-      return (await objects.getJson(experimentKey(experimentId), ExperimentRecordSchema))?.value;
-    },
-    async result(experimentId: string): Promise<ExperimentReport | undefined> {
-      return (await objects.getJson(experimentResultKey(experimentId), ReportSchema))?.value as ExperimentReport | undefined;
-    },
-    async evaluation(experimentId: string, recordId: string): Promise<EvaluationRecord | undefined> {
-      return (await objects.getJson(experimentRecordKey(experimentId, recordId), EvaluationRecordSchema))?.value;
-    },
-    /** Every stored evaluation batch, in record-id order. */
-    async evaluations(experimentId: string): Promise<EvaluationRecord[]> {
-      const prefix = experimentRecordsPrefix(experimentId);
-      const keys = (await objects.list(`${prefix}e-`)).sort();
-      const got = await mapLimit(keys, 8, (key) => objects.getJson(key, EvaluationRecordSchema));
-      return got.flatMap((g) => (g ? [g.value] : []));
-    },
-    /** The full iteration log, oldest first. */
-    async iterationLog(experimentId: string): Promise<IterationLogEntry[]> {
-      const keys = (await objects.list(`${experimentRecordsPrefix(experimentId)}log-`)).sort();
-      const got = await mapLimit(keys, 8, (key) => objects.getJson(key, IterationLogEntrySchema));
-      return got.flatMap((g) => (g ? [g.value] : [])).sort((a, b) => a.iteration - b.iteration);
-    },
-    /** The reflector's proposals, by iteration. */
-    async reflections(experimentId: string): Promise<ReflectionRecord[]> {
-      const keys = await objects.list(`${experimentRecordsPrefix(experimentId)}r-`);
-      const got = await mapLimit(keys, 8, (key) => objects.getJson(key, ReflectionRecordSchema));
-      return got.flatMap((g) => (g ? [g.value] : [])).sort((a, b) => a.iteration - b.iteration);
-    },
-  };
-}
-
-export type ExperimentReader = ReturnType<typeof experimentReader>;

@@ -9,7 +9,7 @@ import { fillReflectionAnswer } from '../../core/gepa/reflection-answer-repair';
 import type { ReflectInput } from '../../core/gepa/experiment-types';
 import type { DatasetCache } from './dataset-cache';
 import { GEPA_NON_RETRYABLE } from './failures';
-import { experimentReader } from './records';
+import { experimentReader } from '../../storage/experiment-records';
 
 /**
  * The reflector: shows the model the parent skill, the ONE component it may rewrite and
