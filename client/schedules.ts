@@ -5,7 +5,7 @@
  */
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client, type ScheduleOverlapPolicy } from '@temporalio/client';
 import { parseDuration, type EvolutionConfig } from '../core';
-import { ACTIVE_PARENT } from '../activities/gepa/prepare';
+import { ACTIVE_PARENT } from '../core/gepa/submission-parent';
 import type { SkillStore } from '../storage';
 import { experimentWorkflow } from '../workflows';
 import { scheduledExperimentWorkflowId } from '../core/workflow-ids';

@@ -1,5 +1,8 @@
 import type { ActivePointer } from '../schemas/revision';
 
+/** `parentRevisionId: 'active'` means "whatever is active when the run starts" (scheduled runs). */
+export const ACTIVE_PARENT = 'active';
+
 /**
  * Why a submitting experiment cannot succeed, checked before any metric call is spent:
  * submission only updates a managed skill whose active revision is the experiment's
