@@ -1,7 +1,7 @@
 import { isLivePointer, renderSkillMarkdown, scopeKey as scopeKeyOf, type Scope, type SkillSpec } from '../core';
 import type { ScopeIndexEntry, SkillStore } from '../storage';
 import { NotFoundError, ServiceUnavailableError } from '../core/errors';
-import { isTransientServiceError } from '../runtime/reachability';
+import { isTransientServiceError } from '../storage/network-errors';
 
 export interface SkillSummary {
   name: string;

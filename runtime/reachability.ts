@@ -59,15 +59,6 @@ export async function ensureReachable(config: EvolutionConfig, kinds: ServiceKin
   if (first) throw first;
 }
 
-/** A transport failure or a server error: the service may well answer again later. */
-export function isTransientServiceError(error: unknown): boolean {
-  for (let e = error as { code?: string; name?: string; status?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
-    if (e.code && NETWORK_ERROR_CODES.has(e.code)) return true;
-    if (e.name === 'TimeoutError' || e.code === 'RequestTimeout' || (typeof e.status === 'number' && e.status >= 500)) return true;
-  }
-  return false;
-}
-
 /**
  * The one-line explanation for a raw network error (e.g. `connect ECONNREFUSED
  * 127.0.0.1:8333` from an SDK) when it concerns one of the configured services.

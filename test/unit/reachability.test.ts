@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceUnavailableError } from '../../core/errors';
-import { explainUnreachable, hostPortOf, isTransientServiceError } from '../../runtime/reachability';
+import { explainUnreachable, hostPortOf } from '../../runtime/reachability';
+import { isTransientServiceError } from '../../storage/network-errors';
 import { parseConfig } from '../../core';
 import { S3ResponseError } from '../../storage/s3-client';
 
