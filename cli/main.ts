@@ -23,12 +23,13 @@ export async function main(argv: string[]): Promise<number> {
   const args = parseArgs(rest);
   const json = args.flags.get('json') === true;
   // Loaded here, not at the top: `evolution help` needs none of it (start-up time).
-  const { loadConfig } = await import('../runtime/config');
+  const [{ loadConfig }, { infraEnv }] = await Promise.all([import('../runtime/config'), import('../infra/env')]);
   let config: EvolutionConfig | undefined;
   const ctx: CommandContext = {
     args,
     json,
-    config: () => (config ??= loadConfig()),
+    // Falls back to the local services of `evolution infra up` for what the environment leaves unset.
+    config: () => (config ??= loadConfig(process.env, () => infraEnv())),
     out: (value, text) => console.log(json ? JSON.stringify(value, null, 2) : typeof text === 'function' ? text() : text),
   };
   // Long-running commands (worker, evaluator-worker) set up their own tracing.

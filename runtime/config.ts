@@ -1,17 +1,20 @@
 import { parseConfig, type EvolutionConfig } from '../core';
-import { infraEnv } from '../infra/env';
 import { resolveTemporalProfile } from './temporal-profile';
 import { loadPayloadKeys } from './codec/keys';
 
+/** The variables that point at the local development services (infra/env.ts `infraEnv`). */
+export type LocalServicesEnv = () => Record<string, string | undefined>;
+
 /**
  * Configuration for every process (worker, CLI, client, demo): environment variables,
- * falling back to the endpoints of the local services started by `evolution infra up`.
+ * falling back to `localServices` — the endpoints of the services `evolution infra up`
+ * started, which the CLI passes in (this layer does not know about local infrastructure).
  * Set EVOLUTION_IGNORE_LOCAL_INFRA=1 to use environment variables and defaults only.
  * Temporal's address, namespace, API key and TLS come from a Temporal config profile and the
  * standard TEMPORAL_* variables (runtime/connection.ts).
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): EvolutionConfig {
-  const local: Record<string, string | undefined> = env.EVOLUTION_IGNORE_LOCAL_INFRA === '1' ? {} : infraEnv();
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, localServices?: LocalServicesEnv): EvolutionConfig {
+  const local: Record<string, string | undefined> = env.EVOLUTION_IGNORE_LOCAL_INFRA === '1' || !localServices ? {} : { ...localServices() };
   // A chosen Temporal profile names its own address: the local dev server must not override it.
   if ((env.TEMPORAL_PROFILE || env.TEMPORAL_CONFIG_FILE) && !env.TEMPORAL_ADDRESS) delete local.TEMPORAL_ADDRESS;
   const merged = { ...local, ...env };

@@ -1,3 +1,4 @@
+import type { EvolutionConfig } from '../core';
 import { loadConfig } from '../runtime/config';
 import { ensureReachable } from '../runtime/reachability';
 import { startWorkerOperations } from './telemetry/operations';
@@ -8,8 +9,7 @@ import { createMainWorker } from './worker';
  * `evolution worker`: runs the main worker until SIGINT/SIGTERM, then drains (in-flight
  * activities get the shutdown grace time to finish, then are cancelled) and exits 0.
  */
-export async function runMainWorker(): Promise<void> {
-  const config = loadConfig();
+export async function runMainWorker(config: EvolutionConfig = loadConfig()): Promise<void> {
   await ensureReachable(config, ['temporal', 's3', 'model']);
   const ops = await startWorkerOperations(config);
   const tracing = await startTracingFromEnv(process.env, 'evolution-worker');

@@ -33,9 +33,9 @@ export const learningCommands: Record<string, Command> = {
   worker: {
     usage: 'worker',
     summary: 'run the main worker (all workflows and activities) until SIGINT/SIGTERM',
-    run: async () => {
+    run: async (ctx) => {
       const { runMainWorker } = await import('../../workers/main');
-      await runMainWorker();
+      await runMainWorker(ctx.config());
     },
   },
   learn: {

@@ -140,15 +140,18 @@ ${recordsText(records)}`,
       const a = ctx.args;
       const overrides = flag(a, 'override');
       const { parseScoreOverrides, runEvaluatorWorker } = await import('../../workers/evaluator/main');
-      await runEvaluatorWorker({
-        taskQueue: flag(a, 'task-queue'),
-        identity: flag(a, 'identity'),
-        delayMs: numberFlag(a, 'delay-ms'),
-        caseDelayMs: numberFlag(a, 'case-delay-ms'),
-        maxConcurrent: numberFlag(a, 'max-concurrent'),
-        windowsFile: flag(a, 'windows-file'),
-        scoreOverrides: overrides ? parseScoreOverrides(overrides) : undefined,
-      });
+      await runEvaluatorWorker(
+        {
+          taskQueue: flag(a, 'task-queue'),
+          identity: flag(a, 'identity'),
+          delayMs: numberFlag(a, 'delay-ms'),
+          caseDelayMs: numberFlag(a, 'case-delay-ms'),
+          maxConcurrent: numberFlag(a, 'max-concurrent'),
+          windowsFile: flag(a, 'windows-file'),
+          scoreOverrides: overrides ? parseScoreOverrides(overrides) : undefined,
+        },
+        ctx.config(),
+      );
     },
   },
 };

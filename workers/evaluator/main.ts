@@ -1,4 +1,5 @@
 import { appendFileSync } from 'node:fs';
+import type { EvolutionConfig } from '../../core';
 import { loadConfig } from '../../runtime/config';
 import type { ScoreOverride } from './weather-evaluator';
 import { startWorkerOperations } from '../telemetry/operations';
@@ -29,8 +30,7 @@ export function parseScoreOverrides(text: string): ScoreOverride[] {
 }
 
 /** `evolution evaluator-worker`: the example evaluator until SIGINT/SIGTERM. */
-export async function runEvaluatorWorker(flags: EvaluatorWorkerFlags = {}): Promise<void> {
-  const config = loadConfig();
+export async function runEvaluatorWorker(flags: EvaluatorWorkerFlags = {}, config: EvolutionConfig = loadConfig()): Promise<void> {
   const ops = await startWorkerOperations(config);
   const tracing = await startTracingFromEnv(process.env, 'evolution-evaluator');
   const windowsFile = flags.windowsFile;
