@@ -1,6 +1,6 @@
 import type { EvaluationRecord, ReflectionRecord } from '../storage/experiment-records';
 import type { IterationLogEntry } from '../core';
-import type { ExperimentReport } from '../workflows';
+import type { ExperimentReport } from '../core/workflow-api';
 
 export const mean = (n: number | undefined) => (n === undefined ? '—' : n.toFixed(4));
 const signed = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(4)}`;

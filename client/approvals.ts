@@ -2,7 +2,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { redactSecrets, skillDiff, type Revision, type RevisionStatus, isLivePointer } from '../core';
 import { approvalWorkflowId } from '../core/workflow-ids';
 import type { SkillStore } from '../storage';
-import { approvalStatusQuery, approvalWorkflow, decideUpdate, type ApprovalResult } from '../workflows';
+import { approvalStatusQuery, decideUpdate, type ApprovalResult, type ApprovalWorkflow } from '../core/workflow-api';
 import { NotFoundError, StateError } from '../core/errors';
 
 export interface RevisionView {
@@ -45,7 +45,7 @@ export async function decideRevision(
     const who = rev.human?.reviewer ? ` by ${rev.human.reviewer}` : '';
     throw new StateError(`revision ${revisionId} is not waiting for approval: it is ${rev.status}${who}`);
   }
-  const handle = deps.client.workflow.getHandle<typeof approvalWorkflow>(approvalWorkflowId(revisionId));
+  const handle = deps.client.workflow.getHandle<ApprovalWorkflow>(approvalWorkflowId(revisionId));
   try {
     // The comment goes into workflow history and the audit trail: credentials never do.
     await handle.executeUpdate(decideUpdate, { args: [{ ...decision, ...(decision.comment !== undefined ? { comment: redactSecrets(decision.comment) } : {}) }] });
@@ -68,7 +68,7 @@ export async function listSkillRevisions(store: SkillStore, scopeKey: string, sk
  */
 export async function approvalDeadline(client: Client, revisionId: string, waitMs = 2_000): Promise<string | undefined> {
   try {
-    const handle = client.workflow.getHandle<typeof approvalWorkflow>(approvalWorkflowId(revisionId));
+    const handle = client.workflow.getHandle<ApprovalWorkflow>(approvalWorkflowId(revisionId));
     return (await client.withDeadline(Date.now() + waitMs, () => handle.query(approvalStatusQuery))).deadline;
   } catch {
     return undefined;

@@ -2,7 +2,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { LearningJobRequestSchema, redactOutcome, SessionEventsSchema, scopeKey as scopeKeyOf, type EvolutionConfig, type LearningJobRequest, type Segment } from '../core';
 import { publicationsOf, segmentIdFor, type JobOutcome } from '../core/governance';
 import type { SkillStore } from '../storage';
-import { submitSegmentSignal, sessionWorkflow } from '../workflows';
+import { SESSION_WORKFLOW, submitSegmentSignal, type SessionWorkflow } from '../core/workflow-api';
 import { InputError, parseInput } from '../core/errors';
 import { storeSessionEvents } from './payloads';
 import { learningJobWorkflowId, sessionWorkflowId } from '../core/workflow-ids';
@@ -39,7 +39,7 @@ export async function startLearningJob(deps: { client: Client; store: SkillStore
   const outcome = redactOutcome(req.outcome);
   const segment: Segment = { app: req.app, user: req.user, sessionId: req.sessionId, scopeMode, scopeKey, outcome, payloadRef, eventCount, segmentId };
   const workflowId = sessionWorkflowId(scopeKey, req.sessionId);
-  await deps.client.workflow.signalWithStart(sessionWorkflow, {
+  await deps.client.workflow.signalWithStart<SessionWorkflow, [Segment]>(SESSION_WORKFLOW, {
     workflowId,
     taskQueue: deps.config.temporal.taskQueue,
     args: [{ idleTimeoutMs: deps.config.runtime.sessionIdleTimeoutMs }],

@@ -27,7 +27,7 @@ import {
 } from '../core';
 import { experimentReader, type EvaluationRecord, type ExperimentRecord, type ReflectionRecord } from '../storage/experiment-records';
 import { isNonRetryableStorageError, PreconditionConflictError, type SkillStore } from '../storage';
-import { experimentProgressQuery, experimentWorkflow, type ExperimentProgress, type ExperimentReport } from '../workflows';
+import { EXPERIMENT_WORKFLOW, experimentProgressQuery, type ExperimentProgress, type ExperimentReport, type ExperimentWorkflow } from '../core/workflow-api';
 import { failureMessage } from '../core/failure-message';
 import { experimentWorkflowId } from '../core/workflow-ids';
 import { InputError, NotFoundError, parseInput, StateError } from '../core/errors';
@@ -147,7 +147,7 @@ export async function startExperiment(deps: OptimizationDeps, request: unknown, 
   const experimentId = resolved.request.experimentId ?? `exp-${randomUUID()}`;
   const workflowId = experimentWorkflowId(experimentId);
   try {
-    await deps.client.workflow.start(experimentWorkflow, {
+    await deps.client.workflow.start<ExperimentWorkflow>(EXPERIMENT_WORKFLOW, {
       workflowId,
       taskQueue: deps.config.temporal.taskQueue,
       args: [{ request: { ...resolved.request, experimentId }, iterationsPerRun: opts.iterationsPerRun }],
@@ -164,7 +164,7 @@ export async function startExperiment(deps: OptimizationDeps, request: unknown, 
 /** Waits for the report (following continue-as-new). A workflow that failed (bad input) becomes a StateError with the reason. */
 export async function waitForExperiment(client: Client, experimentId: string): Promise<ExperimentReport> {
   try {
-    return (await client.workflow.getHandle<typeof experimentWorkflow>(experimentWorkflowId(experimentId)).result()) as ExperimentReport;
+    return (await client.workflow.getHandle<ExperimentWorkflow>(experimentWorkflowId(experimentId)).result()) as ExperimentReport;
   } catch (e) {
     if (e instanceof WorkflowNotFoundError) throw new NotFoundError(`no experiment ${experimentId}`);
     if (e instanceof WorkflowFailedError) throw new StateError(`experiment ${experimentId} failed: ${failureMessage(e)}`);
@@ -183,7 +183,7 @@ const CLOSED: Record<string, ExperimentStatus> = { CANCELLED: 'cancelled', TERMI
 /** Status, progress while running, the report when done (from Temporal, else from result.json in S3). */
 export async function getExperiment(deps: Pick<OptimizationDeps, 'client' | 'store'>, experimentId: string): Promise<ExperimentView> {
   const workflowId = experimentWorkflowId(experimentId);
-  const handle = deps.client.workflow.getHandle<typeof experimentWorkflow>(workflowId);
+  const handle = deps.client.workflow.getHandle<ExperimentWorkflow>(workflowId);
   let status: string;
   try {
     status = (await handle.describe()).status.name;

@@ -4,7 +4,7 @@ import { redactSecrets, type EvolutionConfig } from '../core';
 import { failureMessage } from '../core/failure-message';
 import { rollbackWorkflowId } from '../core/workflow-ids';
 import type { RollbackResult } from '../core/governance';
-import { rollbackWorkflow } from '../workflows';
+import { ROLLBACK_WORKFLOW, type RollbackWorkflow } from '../core/workflow-api';
 import { InputError, StateError } from '../core/errors';
 
 /** Rolls a skill back (to the latest archived revision, or a chosen one) through a durable workflow. */
@@ -14,7 +14,7 @@ export async function rollbackSkill(
 ): Promise<RollbackResult> {
   if (!input.reviewer?.trim()) throw new InputError('a reviewer name is required for a rollback');
   try {
-    return await deps.client.workflow.execute(rollbackWorkflow, {
+    return await deps.client.workflow.execute<RollbackWorkflow>(ROLLBACK_WORKFLOW, {
       taskQueue: deps.config.temporal.taskQueue,
       workflowId: rollbackWorkflowId(input.scopeKey, input.skillId, randomUUID()),
       // The comment goes into workflow history and the audit trail: credentials never do.

@@ -7,7 +7,7 @@ import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client, type Schedu
 import { parseDuration, type EvolutionConfig } from '../core';
 import { ACTIVE_PARENT } from '../core/gepa/submission-parent';
 import type { SkillStore } from '../storage';
-import { experimentWorkflow } from '../workflows';
+import { EXPERIMENT_WORKFLOW } from '../core/workflow-api';
 import { scheduledExperimentWorkflowId } from '../core/workflow-ids';
 import { InputError, NotFoundError, StateError } from '../core/errors';
 import { resolveRequest } from './optimization';
@@ -83,7 +83,7 @@ export async function createExperimentSchedule(
     await deps.client.schedule.create({
       scheduleId: input.scheduleId,
       spec: input.cron !== undefined ? { cronExpressions: [input.cron] } : { intervals: [{ every: intervalMs(input.every!) }] },
-      action: { type: 'startWorkflow', workflowType: experimentWorkflow, workflowId: workflowIdPrefix, taskQueue: deps.config.temporal.taskQueue, args: [{ request }] },
+      action: { type: 'startWorkflow', workflowType: EXPERIMENT_WORKFLOW, workflowId: workflowIdPrefix, taskQueue: deps.config.temporal.taskQueue, args: [{ request }] },
       policies: { overlap: overlap.toUpperCase() as ScheduleOverlapPolicy, catchupWindow: '1 minute' },
       state: { paused: input.paused ?? false, ...(input.note ? { note: input.note } : {}) },
       // What the user typed, for display (the server keeps cron as calendar specs).
@@ -123,7 +123,7 @@ export async function describeExperimentSchedule(client: Client, scheduleId: str
 export async function listExperimentSchedules(client: Client): Promise<ExperimentScheduleView[]> {
   const ids: string[] = [];
   for await (const s of client.schedule.list()) {
-    if (s.action?.workflowType === 'experimentWorkflow' || s.memo?.kind === MEMO_KIND) ids.push(s.scheduleId);
+    if (s.action?.workflowType === EXPERIMENT_WORKFLOW || s.memo?.kind === MEMO_KIND) ids.push(s.scheduleId);
   }
   const views: ExperimentScheduleView[] = [];
   for (const id of ids.sort()) {

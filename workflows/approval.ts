@@ -1,45 +1,22 @@
-import { condition, defineQuery, defineSignal, defineUpdate, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { RevisionRef } from '../core/governance/types';
-import { approvalDecisionProblems, type ApprovalDecision } from '../core/governance/approval-decision';
+import { approvalDecisionProblems } from '../core/governance/approval-decision';
+import {
+  approvalStatusQuery,
+  decideSignal,
+  decideUpdate,
+  type ApprovalDecision,
+  type ApprovalInput,
+  type ApprovalResult,
+  type ApprovalStatus,
+} from '../core/workflow-api/approval';
 import { checkApprovalInput } from '../core/workflow-inputs';
 import { requireValidInput } from './input-guard';
 import { storageRetry } from './retry-policies';
 import { operationId } from '../core/publication/operations';
 import { indexAcks } from './scope-index';
 
-export type { ApprovalDecision };
-
-export interface ApprovalInput {
-  revision: RevisionRef;
-  /** Auto-promote after this long (reviewer `auto-expire`); undefined waits forever. */
-  timeoutMs?: number;
-  /** GEPA submissions: publication requires the active revision to still be this one. */
-  requireParentId?: string;
-  /** Marks a revision that came from offline optimization (audit wording only). */
-  source?: 'reviewer' | 'gepa';
-}
-
-export interface ApprovalResult {
-  revisionId: string;
-  decision: 'approved' | 'rejected' | 'auto_expired' | 'stale_parent';
-  reviewer: string;
-  comment: string;
-  finalStatus: string;
-}
-
-export interface ApprovalStatus {
-  revisionId: string;
-  decided: boolean;
-  decision?: ApprovalDecision;
-  deadline?: string;
-}
-
-/** Fire-and-forget decision; works from any Temporal client or `temporal workflow signal`. */
-export const decideSignal = defineSignal<[ApprovalDecision]>('decide');
-/** The same decision with an answer: rejected up front when already decided or malformed. */
-export const decideUpdate = defineUpdate<ApprovalStatus, [ApprovalDecision]>('decideWithAnswer');
-export const approvalStatusQuery = defineQuery<ApprovalStatus>('status');
+export { approvalStatusQuery, decideSignal, decideUpdate, type ApprovalDecision, type ApprovalInput, type ApprovalResult, type ApprovalStatus };
 
 const { publishRevision, rejectRevision } = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', heartbeatTimeout: '15 seconds', retry: storageRetry });
 

@@ -21,7 +21,7 @@ import { completedResult, ExperimentRequestSchema, failedResult, initSearchState
 import { checkExperimentInput } from '../core/workflow-inputs';
 import { withDeadline } from './gepa/deadline';
 import { failureMessage } from '../core/failure-message';
-import { experimentProgressQuery } from './gepa/progress-query';
+import { experimentProgressQuery } from '../core/workflow-api/experiment';
 import { runHoldout, submitWinner } from './gepa/finish';
 import { experimentIdFromWorkflowId } from '../core/workflow-ids';
 import { runSearch, type SearchHolder } from './gepa/search';

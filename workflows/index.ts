@@ -12,7 +12,7 @@ export { sessionWorkflow, submitSegmentSignal, sessionStateQuery } from './sessi
 export { learningJobWorkflow, type LearningJobInput } from './learning-job';
 export { approvalWorkflow, decideSignal, decideUpdate, approvalStatusQuery, type ApprovalDecision, type ApprovalInput, type ApprovalResult, type ApprovalStatus } from './approval';
 export { rollbackWorkflow, type RollbackInput, type RollbackResult } from './rollback';
-export { experimentProgressQuery } from './gepa/progress-query';
+export { experimentProgressQuery } from '../core/workflow-api/experiment';
 export type { ExperimentReport, ExperimentProgress, ExperimentWorkflowInput } from './experiment';
 
 // eslint-disable-next-line no-restricted-globals -- a bundled module resolved by webpack at build time: deterministic, no I/O

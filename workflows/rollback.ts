@@ -1,17 +1,13 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { RollbackRequest } from '../core';
-import type { RollbackResult } from '../core/governance/types';
+import type { RollbackInput, RollbackResult } from '../core/workflow-api/rollback';
 import { checkRollbackInput } from '../core/workflow-inputs';
 import { requireValidInput } from './input-guard';
 import { storageRetry } from './retry-policies';
 import { operationId } from '../core/publication/operations';
 import { indexAcks } from './scope-index';
 
-/** A chosen archived revision (`targetRevisionId`), or by default the latest archived one. */
-export type RollbackInput = RollbackRequest;
-
-export type { RollbackResult };
+export type { RollbackInput, RollbackResult };
 
 const { rollbackSkill } = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', heartbeatTimeout: '15 seconds', retry: storageRetry });
 

@@ -1,34 +1,14 @@
-import { ChildWorkflowFailure, condition, continueAsNew, defineQuery, defineSignal, executeChild, setHandler, workflowInfo, WorkflowIdReusePolicy } from '@temporalio/workflow';
+import { ChildWorkflowFailure, condition, continueAsNew, executeChild, setHandler, workflowInfo, WorkflowIdReusePolicy } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { IndexedPublication, Segment } from '../core';
-import type { JobOutcome } from '../core/governance/types';
 import { learningJobWorkflowId, malformedSegmentJobTarget } from '../core/workflow-ids';
 import { publicationsOf } from '../core/governance/published';
 import { checkSegment, checkSessionInput } from '../core/workflow-inputs';
 import { requireValidInput } from './input-guard';
 import { learningJobWorkflow } from './learning-job';
+import { sessionStateQuery, submitSegmentSignal, type SessionInput, type SessionState } from '../core/workflow-api/session';
 
-/** A finished segment of this session, claim-checked (see client `startLearningJob`). */
-export const submitSegmentSignal = defineSignal<[Segment]>('submitSegment');
-export const sessionStateQuery = defineQuery<SessionState>('state');
-
-export interface SessionInput {
-  /** Segments carried over by continue-as-new. */
-  queue?: Segment[];
-  /** Recently seen segment ids (bounded), for deduplicating resubmissions. */
-  seen?: string[];
-  /** How long an idle session entity waits for the next segment before completing. */
-  idleTimeoutMs?: number;
-  /** What the last job published, carried over by continue-as-new (see LearningJobInput). */
-  indexedBefore?: IndexedPublication[];
-}
-
-export interface SessionState {
-  queued: number;
-  processed: number;
-  current?: string;
-  lastOutcome?: { jobId: string; status: JobOutcome['status'] | 'duplicate' | 'failed'; reason: string };
-}
+export { sessionStateQuery, submitSegmentSignal, type SessionInput, type SessionState };
 
 const SEEN_LIMIT = 500;
 const SEGMENTS_PER_RUN = 200;

@@ -1,6 +1,6 @@
 import type { ExperimentView } from '../../client/optimization';
 import type { ExperimentScheduleView, OverlapPolicy } from '../../client/schedules';
-import type { ExperimentReport } from '../../workflows';
+import type { ExperimentReport } from '../../core/workflow-api';
 import { mean, recordsText, reportText } from '../format-experiment';
 import { flag, numberFlag, positional, requiredFlag, UsageError } from '../args';
 import type { Command } from '../command';

@@ -1,0 +1,40 @@
+import type { ApprovalDecision } from '../governance/approval-decision';
+import type { RevisionRef } from '../governance/types';
+import { query, signal, update } from './define';
+
+export type { ApprovalDecision };
+
+/** One held revision until an approver decides (workflows/approval.ts; id `approval/{revisionId}`). */
+export const APPROVAL_WORKFLOW = 'approvalWorkflow';
+export type ApprovalWorkflow = (input: ApprovalInput) => Promise<ApprovalResult>;
+
+export interface ApprovalInput {
+  revision: RevisionRef;
+  /** Auto-promote after this long (reviewer `auto-expire`); undefined waits forever. */
+  timeoutMs?: number;
+  /** GEPA submissions: publication requires the active revision to still be this one. */
+  requireParentId?: string;
+  /** Marks a revision that came from offline optimization (audit wording only). */
+  source?: 'reviewer' | 'gepa';
+}
+
+export interface ApprovalResult {
+  revisionId: string;
+  decision: 'approved' | 'rejected' | 'auto_expired' | 'stale_parent';
+  reviewer: string;
+  comment: string;
+  finalStatus: string;
+}
+
+export interface ApprovalStatus {
+  revisionId: string;
+  decided: boolean;
+  decision?: ApprovalDecision;
+  deadline?: string;
+}
+
+/** Fire-and-forget decision; works from any Temporal client or `temporal workflow signal`. */
+export const decideSignal = signal<[ApprovalDecision]>('decide');
+/** The same decision with an answer: rejected up front when already decided or malformed. */
+export const decideUpdate = update<ApprovalStatus, [ApprovalDecision]>('decideWithAnswer');
+export const approvalStatusQuery = query<ApprovalStatus>('status');
