@@ -1,11 +1,15 @@
 import { infraDown, infraEnv, infraStatus, infraUp, readState, type ServiceName } from './index';
+import { clusterCommand } from './cluster/cli';
+import { clusterDown } from './cluster';
 
-const USAGE = 'usage: evolution infra up|down|status|env [--json] [--only s3,temporal,model]';
+const USAGE = 'usage: evolution infra up|down|status|env [--json] [--only s3,temporal,model] [--cluster]';
 
 /** `evolution infra …`: returns the process exit code. */
 export async function infraCommand(argv: string[]): Promise<number> {
   const [action, ...rest] = argv;
   const json = rest.includes('--json');
+  // --cluster: the local cluster (infra/cluster) instead of the dev stack; `down` stops both.
+  if (rest.includes('--cluster') && action !== 'down') return clusterCommand(action, json);
   const onlyIdx = rest.indexOf('--only');
   const only = onlyIdx >= 0 ? ((rest[onlyIdx + 1] ?? '').split(',').filter(Boolean) as ServiceName[]) : undefined;
   const bad = only?.find((s) => !['s3', 'temporal', 'model'].includes(s));
@@ -23,6 +27,7 @@ export async function infraCommand(argv: string[]): Promise<number> {
       return 0;
     }
     case 'down':
+      if (!only) await clusterDown();
       await infraDown({ only });
       if (!json) console.log('local services stopped');
       else console.log(JSON.stringify({ stopped: only ?? ['s3', 'temporal', 'model'] }));

@@ -1,0 +1,92 @@
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runToEnd, type RunAs } from './spawn';
+import type { ClusterProcessSpec } from './state';
+
+/** The database user the Temporal services and the schema tool connect as (superuser of this local instance). */
+export const POSTGRES_USER = { user: 'temporal', password: 'temporal' } as const;
+
+/**
+ * The bin folder of Debian's PostgreSQL (/usr/lib/postgresql/N/bin, the newest N),
+ * installing the `postgresql` package first when it is absent and we are root.
+ */
+export async function ensurePostgresInstalled(log: (line: string) => void): Promise<string> {
+  const found = findPostgresBin();
+  if (found) return found;
+  if (process.getuid?.() !== 0) throw new Error('PostgreSQL is not installed: run `apt-get install -y postgresql` (as root) first');
+  log('installing PostgreSQL (apt-get install -y postgresql) …');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const install = () => runToEnd('apt-get', ['install', '-y', '-q', 'postgresql'], { env, timeoutMs: 600_000 });
+  try {
+    await install();
+  } catch {
+    // A fresh machine's package lists may not know the package yet.
+    await runToEnd('apt-get', ['update', '-q'], { env, timeoutMs: 600_000 });
+    await install();
+  }
+  const bin = findPostgresBin();
+  if (!bin) throw new Error('apt-get installed postgresql, but no /usr/lib/postgresql/*/bin/postgres was found');
+  return bin;
+}
+
+function findPostgresBin(): string | undefined {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, 'bin', 'postgres')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions.length ? join(root, versions[0]!, 'bin') : undefined;
+}
+
+/** PostgreSQL refuses to run as root: as root, it runs as the `postgres` user the Debian package creates. */
+export function postgresRunAs(): RunAs | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+  try {
+    return { uid: id('-u'), gid: id('-g') };
+  } catch {
+    throw new Error('running as root, PostgreSQL needs the `postgres` user (created by the postgresql package)');
+  }
+}
+
+/** initdb once: the data directory is kept across `infra down` / `up`. */
+export async function initPostgres(opts: { bin: string; dataDir: string; log: (line: string) => void }): Promise<void> {
+  if (existsSync(join(opts.dataDir, 'PG_VERSION'))) return;
+  const runAs = postgresRunAs();
+  mkdirSync(join(opts.dataDir, '..'), { recursive: true });
+  mkdirSync(opts.dataDir, { mode: 0o700 });
+  const pwFile = join(opts.dataDir, '..', 'postgres-password');
+  writeFileSync(pwFile, `${POSTGRES_USER.password}\n`, { mode: 0o600 });
+  if (runAs) {
+    chownSync(opts.dataDir, runAs.uid, runAs.gid);
+    chownSync(pwFile, runAs.uid, runAs.gid);
+  }
+  opts.log('initdb (PostgreSQL data directory) …');
+  await runToEnd(join(opts.bin, 'initdb'), ['-D', opts.dataDir, '-U', POSTGRES_USER.user, `--pwfile=${pwFile}`, '--auth=scram-sha-256', '--encoding=UTF8', '--locale=C.UTF-8'], {
+    runAs,
+    cwd: opts.dataDir,
+  });
+}
+
+/** The server on 127.0.0.1:port over TCP only (no socket file), room for every Temporal service's connection pool. */
+export function postgresSpec(opts: { bin: string; dataDir: string; port: number; logDir: string }): ClusterProcessSpec {
+  return {
+    name: 'postgres',
+    command: join(opts.bin, 'postgres'),
+    args: ['-D', opts.dataDir, '-p', String(opts.port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'],
+    cwd: opts.dataDir,
+    logFile: join(opts.logDir, 'postgres.log'),
+    runAs: postgresRunAs(),
+    ports: { sql: opts.port },
+  };
+}
+
+export async function postgresReady(bin: string, port: number): Promise<boolean> {
+  try {
+    await runToEnd(join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-U', POSTGRES_USER.user, '-d', 'postgres'], { timeoutMs: 5000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
