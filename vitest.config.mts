@@ -51,7 +51,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: [...SERIAL, 'test/unit/**'],
+          exclude: [...SERIAL, 'test/unit/**', 'test/cluster/**'],
           // Files side by side. They are independent: each uses its own task queues,
           // scopes, schedule ids, model-server fault keys and temporary directories, and a
           // file's realServices() never restarts a running service. Most of a file's time

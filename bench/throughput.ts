@@ -90,7 +90,22 @@ interface BatchResult {
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
-export async function run(ctx: BenchContext): Promise<BenchFigures> {
+/** The server processes whose CPU each batch reads: the dev stack's by default, a cluster's several (bench/cluster.ts). */
+export interface ServerProcesses {
+  s3: number[];
+  temporal: number[];
+  model: number;
+}
+
+function devStackServers(): ServerProcesses {
+  const infra = readState();
+  return { s3: [infra.services.s3!.pid], temporal: [infra.services.temporal!.pid], model: infra.services.model!.pid };
+}
+
+/** With their children: PostgreSQL serves each connection in a child process. */
+const sumCpuMs = (pids: number[]) => pids.reduce((sum, pid) => sum + treeCpuMs(pid), 0);
+
+export async function run(ctx: BenchContext, servers: ServerProcesses = devStackServers()): Promise<BenchFigures> {
   const N = num('BENCH_N', 100);
   const PAIRS = num('BENCH_PAIRS', 3);
   const SINGLE = num('BENCH_SINGLE', 10);
@@ -106,10 +121,7 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   if (!ensureBuild((l) => ctx.log(l))) throw new Error('throughput bench: needs a current build (npm run build)');
   if (nodeFlags.length) ctx.log(`both workers run with node ${nodeFlags.join(' ')}`);
   const config = loadConfig();
-  const infra = readState();
-  const s3Pid = infra.services.s3!.pid;
-  const temporalPid = infra.services.temporal!.pid;
-  const modelPid = infra.services.model!.pid;
+  const modelPid = servers.model;
   const runId = randomUUID().slice(0, 8);
 
   ctx.log('bundling the floor workflows …');
@@ -186,8 +198,8 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
     const worker0 = cpuMs(workers[processOf(kind)].pid);
     const threads0 = threadCpuMs(workers[processOf(kind)].pid);
     const output0 = completeLinesEnd(workers[processOf(kind)].output());
-    const s30 = cpuMs(s3Pid);
-    const temporal0 = cpuMs(temporalPid);
+    const s30 = sumCpuMs(servers.s3);
+    const temporal0 = sumCpuMs(servers.temporal);
     const model0 = treeCpuMs(modelPid);
     const client0 = process.cpuUsage();
     const t0 = Date.now();
@@ -202,8 +214,8 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
       jobsPerSecond: n / ((end - t0) / 1000),
       latenciesMs: closed.map((c) => c.closedAt - c.at),
       workerCpuMsPerJob: (cpuMs(workers[processOf(kind)].pid) - worker0) / n,
-      s3CpuMsPerJob: (cpuMs(s3Pid) - s30) / n,
-      temporalCpuMsPerJob: (cpuMs(temporalPid) - temporal0) / n,
+      s3CpuMsPerJob: (sumCpuMs(servers.s3) - s30) / n,
+      temporalCpuMsPerJob: (sumCpuMs(servers.temporal) - temporal0) / n,
       modelCpuMsPerJob: (treeCpuMs(modelPid) - model0) / n,
       clientCpuMsPerJob: (clientCpu.user + clientCpu.system) / 1000 / n,
     };
