@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { clusterEnv, clusterUp } from '../infra/cluster';
 import { REPO_ROOT, stateDir } from '../infra/paths';
-import { ensureBuild } from './build-state';
+import { ensureBuild } from '../runtime/build-state';
 
 async function main(): Promise<number> {
   const started = Date.now();

@@ -6,8 +6,8 @@
  */
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSkillStore, type SkillStore } from '../../activities/storage';
-import { loadConfig } from '../../client/config';
+import { createSkillStore, type SkillStore } from '../../storage';
+import { loadConfig } from '../../runtime/config';
 import { startLearningJob, waitForLearningJob, type StartedLearningJob } from '../../client/learning';
 import { runExperiment } from '../../client/optimization';
 import { rollbackSkill } from '../../client/rollback';
