@@ -59,7 +59,7 @@ async function clusterPorts(state: ClusterState): Promise<Record<string, Record<
  * Free ports below 32768: the SQL stores keep a service's membership port in a smallint
  * column, and the kernel hands out ports from 32768 up.
  */
-async function lowPorts(count: number, taken: number[]): Promise<number[]> {
+export async function lowPorts(count: number, taken: number[]): Promise<number[]> {
   const picked: number[] = [];
   while (picked.length < count) {
     const port = 20_000 + Math.floor(Math.random() * 12_000);
