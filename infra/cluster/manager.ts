@@ -14,14 +14,15 @@ import { clusterDir, readClusterState, writeClusterState, type ClusterProcessSpe
 import { ensureTemporalServer, TEMPORAL_SERVER_BUILD } from './temporal-build';
 import {
   CLUSTER_NAMESPACE,
-  frontendServing,
   HISTORY_SHARDS,
   prepareNamespace,
   setUpTemporalSchema,
   TEMPORAL_PORT_NAMES,
   TEMPORAL_SERVICES,
   temporalProcessSpecs,
+  temporalServing,
   type TemporalPorts,
+  type TemporalService,
 } from './temporal-cluster';
 
 /** Every process of the cluster, in start order (stopped in reverse). */
@@ -87,8 +88,7 @@ function s3Endpoint(state: ClusterState): string | undefined {
 /** Whether one process is up: answering as the service it is, not merely running. */
 async function processReady(p: ClusterProcessSpec, pgBin?: string): Promise<boolean> {
   if (p.name === 'postgres') return pgBin ? postgresReady(pgBin, p.ports.sql!) : tcpAccepts(p.ports.sql!);
-  if (p.name === 'temporal-frontend') return frontendServing(ensureBinary('temporal'), `127.0.0.1:${p.ports.grpc}`);
-  if (p.name.startsWith('temporal-')) return tcpAccepts(p.ports.grpc!);
+  if (p.name.startsWith('temporal-')) return temporalServing(p.name.slice('temporal-'.length) as TemporalService, p.ports.grpc!);
   if (p.name === 'weed-master') return seaweedServerAnswers(p.ports.http!, '/cluster/status');
   if (p.name.startsWith('weed-volume-')) return seaweedServerAnswers(p.ports.http!, '/status');
   if (p.name === 'weed-filer') return seaweedServerAnswers(p.ports.http!, '/');
@@ -167,7 +167,6 @@ export async function clusterUp(opts: { log?: (line: string) => void } = {}): Pr
   const started = Date.now();
   const binaries = await ensureTemporalServer(log);
   const weed = ensureBinary('weed', log);
-  ensureBinary('temporal', log); // its CLI checks the frontend's health
   const pgBin = await ensurePostgresInstalled(log);
   const state = await withDirLockAsync(join(clusterDir(), 'lock'), async () => {
     const state = readClusterState();
@@ -178,24 +177,26 @@ export async function clusterUp(opts: { log?: (line: string) => void } = {}): Pr
     const pgData = join(dir, 'postgres', 'data');
     await initPostgres({ bin: pgBin, dataDir: pgData, log });
     await keepOrStart(state, postgresSpec({ bin: pgBin, dataDir: pgData, port: ports.postgres!.sql!, logDir }), log, pgBin);
-    if (!existsSync(schemaMarker())) {
+    const firstStart = !existsSync(schemaMarker());
+    if (firstStart) {
       await setUpTemporalSchema({ binaries, postgresPort: ports.postgres!.sql!, log });
       writeFileSync(schemaMarker(), `${HISTORY_SHARDS} history shards\n`);
     }
 
     const temporalPorts = Object.fromEntries(TEMPORAL_SERVICES.map((s) => [s, ports[`temporal-${s}`]])) as TemporalPorts;
     const temporalSpecs = temporalProcessSpecs({ binaries, dir: join(dir, 'temporal'), logDir, ports: temporalPorts, postgresPort: ports.postgres!.sql! });
-    // The frontend first: the first service to start writes the cluster's metadata, and two at once race on it.
-    const [frontendSpec, ...backendSpecs] = temporalSpecs;
-    await keepOrStart(state, frontendSpec!, log);
-    await Promise.all(backendSpecs.map((spec) => keepOrStart(state, spec, log)));
+    // On a new database the frontend starts first: the first service writes the cluster's
+    // metadata, and two at once race on it. Later, all four start together: each joins the
+    // membership ring through the others, and one alone waits 30 s for the rest.
+    const [frontendSpec] = temporalSpecs;
+    if (firstStart) await keepOrStart(state, frontendSpec!, log);
+    await Promise.all(temporalSpecs.map((spec) => keepOrStart(state, spec, log)));
     const frontend = `127.0.0.1:${temporalPorts.frontend.grpc}`;
     if (await prepareNamespace(frontend, log)) {
       // Every service caches namespaces and search attributes: restarted, they read the new ones.
       log('restarting the Temporal services so that they see the new namespace and search attributes …');
       for (const spec of temporalSpecs) await stopProcess(state.processes[spec.name]!);
-      state.processes[frontendSpec!.name] = await startProcess(frontendSpec!, log);
-      await Promise.all(backendSpecs.map(async (spec) => (state.processes[spec.name] = await startProcess(spec, log))));
+      await Promise.all(temporalSpecs.map(async (spec) => (state.processes[spec.name] = await startProcess(spec, log))));
     }
 
     const died = temporalSpecs.filter((spec) => !isAlive(state.processes[spec.name]?.pid));
@@ -211,15 +212,20 @@ export async function clusterUp(opts: { log?: (line: string) => void } = {}): Pr
   return state;
 }
 
-/** Stops every process of the cluster, last started first (PostgreSQL last); data directories are kept. */
+/** Stops every process of the cluster: SeaweedFS, then the Temporal services, each group at once, PostgreSQL last; data directories are kept. */
 export async function clusterDown(): Promise<void> {
   const state = readClusterState();
-  for (const name of clusterProcessNames().reverse()) {
-    const p = state.processes[name];
-    if (!p) continue;
-    if (isAlive(p.pid)) await stopProcess(p);
-    (state.lastPorts ??= {})[name] = p.ports;
-    delete state.processes[name];
+  const names = clusterProcessNames();
+  for (const group of [names.filter((n) => n.startsWith('weed-')), names.filter((n) => n.startsWith('temporal-')), ['postgres']]) {
+    await Promise.all(
+      group.map(async (name) => {
+        const p = state.processes[name];
+        if (!p) return;
+        if (isAlive(p.pid)) await stopProcess(p);
+        (state.lastPorts ??= {})[name] = p.ports;
+        delete state.processes[name];
+      }),
+    );
   }
   writeClusterState(state);
 }

@@ -162,8 +162,16 @@ export async function prepareNamespace(frontend: string, log: (line: string) => 
   }
 }
 
-/** The frontend answers gRPC health checks (the same check as the dev server's). */
-export async function frontendServing(temporalCli: string, address: string): Promise<boolean> {
-  const out = await runToEnd(temporalCli, ['operator', 'cluster', 'health', '--address', address], { timeoutMs: 10_000 });
-  return /SERVING/.test(out);
+/**
+ * A Temporal service answers the gRPC health check as SERVING: the frontend for the
+ * workflow API (the check the dev server gets), the others for the server as a whole.
+ */
+export async function temporalServing(service: TemporalService, grpcPort: number): Promise<boolean> {
+  const connection = Connection.lazy({ address: `127.0.0.1:${grpcPort}` });
+  try {
+    const { status } = await connection.healthService.check({ service: service === 'frontend' ? 'temporal.api.workflowservice.v1.WorkflowService' : '' });
+    return status === 1; // grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING
+  } finally {
+    await connection.close();
+  }
 }
