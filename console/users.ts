@@ -5,8 +5,11 @@ import { InputError } from '../core/errors';
 
 /**
  * Who may use the console: `EVOLUTION_CONSOLE_USERS` names a JSON file of users, each
- * with a role, the scopes they may see (`global`, `apps/shop`, `users/shop/*`: a trailing
- * `*` matches any rest) and the SHA-256 of their token (the token itself is never stored).
+ * with a role, the scopes they may see and the SHA-256 of their token (the token itself is
+ * never stored). A scope pattern is a scope key (`global`, `apps/shop`, `users/shop/ana`),
+ * or ends in a whole `*` segment matching every key below it (`apps/*`, `users/shop/*`),
+ * or is `*` alone (everything). Patterns match whole segments: `apps/shop*` is refused,
+ * never read as a prefix that would also match `apps/shopping`.
  */
 
 export const ROLES = ['viewer', 'approver', 'admin'] as const;
@@ -16,7 +19,10 @@ const ScopePatternSchema = z
   .string()
   .trim()
   .min(1, 'a scope pattern must not be empty')
-  .refine((p) => !p.slice(0, -1).includes('*'), 'a scope pattern may only end with "*" (a trailing wildcard)');
+  .refine(
+    (p) => !p.includes('*') || p === '*' || (p.endsWith('/*') && !p.slice(0, -1).includes('*')),
+    'a scope pattern matches whole segments: a scope key, a key prefix ending in "/*" (apps/*, users/shop/*), or "*" alone',
+  );
 
 export const ConsoleUserSchema = z.object({
   name: z.string().trim().min(1, 'a user needs a name').max(200),
@@ -75,8 +81,11 @@ export function userForToken(users: readonly StoredUser[], token: string): Conso
   return found && { name: found.name, role: found.role, scopes: found.scopes };
 }
 
+/** `apps/*` matches `apps/shop` (whole segments below `apps/`), never `appsx/…`; `*` matches every key. */
 export function scopeMatches(pattern: string, scopeKey: string): boolean {
-  return pattern.endsWith('*') ? scopeKey.startsWith(pattern.slice(0, -1)) : pattern === scopeKey;
+  if (pattern === '*') return true;
+  if (pattern.endsWith('/*')) return scopeKey.startsWith(pattern.slice(0, -1));
+  return pattern === scopeKey;
 }
 
 export function canSee(user: ConsoleUser, scopeKey: string): boolean {

@@ -60,7 +60,7 @@ function cookiesOf(res: Response): string {
 beforeAll(async () => {
   ({ path: usersPath, users } = writeUsersFile([
     { name: 'maria', role: 'approver', scopes: [`apps/${app}`] },
-    { name: 'vic', role: 'viewer', scopes: ['apps/console-api-*'] },
+    { name: 'vic', role: 'viewer', scopes: ['apps/*'] },
     { name: 'olga', role: 'admin', scopes: ['apps/elsewhere', 'users/elsewhere/*'] },
     { name: 'uma', role: 'viewer', scopes: [`users/${app}/*`] },
   ]));
@@ -103,7 +103,7 @@ describe('console JSON API (real worker, S3 and HTTP)', () => {
     expect(mine.map((r) => r.revisionId)).toEqual([first.revisionId, second.revisionId]);
     expect(Object.keys(mine[0]).sort()).toEqual(['action', 'createdAt', 'name', 'revisionId', 'scopeKey', 'skillId', 'source']); // no auto-expiry: waits forever
     expect(mine[0]).toMatchObject({ scopeKey: `apps/${app}`, skillId: first.skillId, action: 'create', source: 'reviewer' });
-    // A wildcard pattern (apps/console-api-*) sees it too; olga's scopes do not.
+    // A wildcard pattern (apps/*) sees it too; olga's scopes do not.
     expect(((await (await api('/api/pending', users.vic.token)).json()) as { revisions: { revisionId: string }[] }).revisions.map((r) => r.revisionId)).toContain(first.revisionId);
     expect(((await (await api('/api/pending', users.olga.token)).json()) as { revisions: { revisionId: string }[] }).revisions.map((r) => r.revisionId)).not.toContain(
       first.revisionId,

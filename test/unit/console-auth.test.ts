@@ -20,13 +20,26 @@ describe('console users file', () => {
 
   it('rejects a malformed file with the path of each problem', () => {
     expect(() => parseUsers([{ name: 'a', role: 'root', scopes: ['apps/*/x'], tokenSha256: 'abc' }])).toThrow(
-      /0\.role.*0\.scopes\.0: a scope pattern may only end with "\*".*0\.tokenSha256: tokenSha256 must be 64 hex digits/s,
+      /0\.role.*0\.scopes\.0: a scope pattern matches whole segments.*0\.tokenSha256: tokenSha256 must be 64 hex digits/s,
     );
     expect(() => parseUsers([users[0], users[0]])).toThrow(/user name "maria" appears twice/);
     expect(() => parseUsers({})).toThrow(/invalid users file/);
   });
 
-  it('scope patterns: exact keys, a trailing * as a prefix wildcard, nothing else', () => {
+  it('a pattern with "*" inside a segment is refused, so it is never read as a prefix (apps/shop* would match apps/shopping)', () => {
+    const withPattern = (p: string) => () => parseUsers([{ name: 'a', role: 'viewer', scopes: [p], tokenSha256: tokenSha256('t') }]);
+    for (const bad of ['apps/shop*', 'users/shop*/*', 'apps/*shop', 'users/*/ana', '**', 'apps/**'])
+      expect(withPattern(bad), bad).toThrow(/a scope pattern matches whole segments/);
+    for (const good of ['*', 'apps/*', 'users/*', 'users/shop/*', 'apps/shop', 'global']) expect(withPattern(good), good).not.toThrow();
+    expect(scopeMatches('apps/shop*', 'apps/shopping')).toBe(false);
+  });
+
+  it('scope patterns match whole segments: exact keys, a trailing /* for every key below, * for all', () => {
+    expect(scopeMatches('apps/*', 'apps/shop')).toBe(true);
+    expect(scopeMatches('apps/*', 'apps')).toBe(false);
+    expect(scopeMatches('users/*', 'users/shop/ana')).toBe(true);
+    expect(scopeMatches('users/shop/*', 'users/shopping/ana')).toBe(false);
+    expect(scopeMatches('users/shop/*', 'users/shop')).toBe(false);
     expect(scopeMatches('apps/shop', 'apps/shop')).toBe(true);
     expect(scopeMatches('apps/shop', 'apps/shop2')).toBe(false);
     expect(scopeMatches('users/shop/*', 'users/shop/ana')).toBe(true);
