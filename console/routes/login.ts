@@ -6,6 +6,7 @@ import type { Authenticator, ConsoleEnv } from '../auth';
 import type { LoginRateLimiter } from '../rate-limit';
 import { newSecret, sameSecret, SESSION_COOKIE } from '../sessions';
 import { layout } from '../views/layout';
+import { sameOriginPath } from '../redirect';
 
 /** Before a session exists, the login form's CSRF token is a double-submit cookie. */
 const LOGIN_CSRF_COOKIE = 'evolution_login_csrf';
@@ -16,11 +17,6 @@ const cookieOptions = (c: Context) => ({
   path: '/',
   secure: new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto') === 'https',
 });
-
-/** Only a path on this site: never an absolute or protocol-relative URL (open redirect). */
-function safeNext(next: string | undefined): string {
-  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
-}
 
 function clientAddress(c: Context): string {
   try {
@@ -51,11 +47,11 @@ function loginPage(c: Context, opts: { next: string; error?: string; status?: 20
 
 export function loginRoutes(auth: Authenticator, limiter: LoginRateLimiter) {
   const app = new Hono<ConsoleEnv>();
-  app.get('/login', (c) => loginPage(c, { next: safeNext(c.req.query('next')) }));
+  app.get('/login', (c) => loginPage(c, { next: sameOriginPath(c.req.query('next')) }));
 
   app.post('/login', async (c) => {
     const body = await c.req.parseBody();
-    const next = safeNext(typeof body.next === 'string' ? body.next : undefined);
+    const next = sameOriginPath(typeof body.next === 'string' ? body.next : undefined);
     const address = clientAddress(c);
     const limit = limiter.attempt(address);
     if (!limit.allowed) {
