@@ -1,4 +1,5 @@
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { html } from 'hono/html';
 import { InputError, NotFoundError, StateError } from '../core/errors';
 import { authenticator, requireApiUser, requireCsrf, requireSession, type ConsoleEnv } from './auth';
@@ -26,6 +27,23 @@ export interface ConsoleAppOptions {
 
 const CSP =
   "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/** Request bodies are refused past these sizes before anything reads them (413). */
+export const BODY_LIMITS = { form: 64 * 1024, api: 1024 * 1024 } as const;
+
+function bodyLimits(): MiddlewareHandler<ConsoleEnv> {
+  const limited = (kind: keyof typeof BODY_LIMITS) =>
+    bodyLimit({
+      maxSize: BODY_LIMITS[kind],
+      onError: (c) => {
+        const message = `the request body is larger than ${kind === 'api' ? '1 MB' : '64 KB'}`;
+        return kind === 'api' ? c.json({ error: 'PayloadTooLarge', message }, 413) : c.text(message, 413);
+      },
+    });
+  const api = limited('api');
+  const form = limited('form');
+  return (c, next) => (c.req.path.startsWith('/api/') ? api(c, next) : form(c, next));
+}
 
 function statusOf(e: unknown): 400 | 403 | 404 | 409 | 500 {
   if (e instanceof InputError) return 400;
@@ -59,6 +77,8 @@ export function createConsoleApp(deps: ConsoleDeps, settings: Pick<ConsoleSettin
       status,
     );
   });
+
+  app.use(bodyLimits());
 
   app.get('/healthz', (c) => c.text('ok'));
   app.get('/favicon.ico', (c) => c.body(null, 204));

@@ -4,7 +4,7 @@ import { consoleSettingsFromEnv } from '../../console/settings';
 import { connectTemporal, type Connected } from '../../runtime/connection';
 import { createSkillStore } from '../../storage';
 import { writeUsersFile, type TestUser } from '../support/console';
-import { cookiesOf } from '../support/http';
+import { cookiesOf, postLargeBody } from '../support/http';
 import { realServices, uniqueName } from '../support/infra';
 
 /**
@@ -60,5 +60,33 @@ describe('sign-in redirect (next)', () => {
       expect((await signIn(users.maria.token, next)).headers.get('location'), JSON.stringify(next)).toBe('/');
     }
     expect((await signIn(users.maria.token, '/activity?scope=apps/x')).headers.get('location')).toBe('/activity?scope=apps/x');
+  });
+});
+
+describe('request body limits', () => {
+  it('a 64 MB sign-in post is answered 413 before the console reads it, with or without Content-Length', async () => {
+    const declared = await postLargeBody(`${web.url}/login`, 64 * 1024 * 1024);
+    expect(declared.status).toBe(413);
+    expect(declared.sent).toBeLessThan(16 * 1024 * 1024);
+    const chunked = await postLargeBody(`${web.url}/login`, 64 * 1024 * 1024, { chunked: true });
+    expect(chunked.status).toBe(413);
+    expect(chunked.sent).toBeLessThan(16 * 1024 * 1024);
+    // A few at once, as in the review: the console still answers afterwards.
+    const burst = await Promise.all([1, 2, 3, 4].map(() => postLargeBody(`${web.url}/login`, 64 * 1024 * 1024, { chunked: true })));
+    expect(burst.map((r) => r.status)).toEqual([413, 413, 413, 413]);
+    expect((await fetch(`${web.url}/healthz`)).status).toBe(200);
+  });
+
+  it('forms stop at 64 KB and the API at 1 MB; smaller bodies go on to the usual checks', async () => {
+    const { cookie } = await loginForm();
+    const justUnder = await postLargeBody(`${web.url}/login`, 60 * 1024, { headers: { cookie } });
+    expect(justUnder.status).toBe(403); // read, then refused by the CSRF check
+    expect((await postLargeBody(`${web.url}/login`, 65 * 1024, { headers: { cookie } })).status).toBe(413);
+    const auth = { authorization: `Bearer ${users.maria.token}`, 'content-type': 'application/json' };
+    const apiOver = await postLargeBody(`${web.url}/api/revisions/rev-x/decision`, 1024 * 1024 + 1, { headers: auth });
+    expect(apiOver.status).toBe(413);
+    expect(JSON.parse(apiOver.body)).toMatchObject({ error: 'PayloadTooLarge' });
+    const apiUnder = await postLargeBody(`${web.url}/api/revisions/rev-x/decision`, 512 * 1024, { headers: auth });
+    expect(apiUnder.status).toBe(400); // read, then refused as not JSON
   });
 });
