@@ -5,6 +5,7 @@ import { InputError, NotFoundError, StateError } from '../core/errors';
 import { authenticator, requireApiUser, requireCsrf, requireSession, type ConsoleEnv } from './auth';
 import { ForbiddenError } from './errors';
 import { jwtVerifier, type JwtVerifier } from './oidc';
+import { wellFormedQuery } from './query';
 import { LoginRateLimiter } from './rate-limit';
 import type { ConsoleDeps } from './read-model';
 import { activityRoutes } from './routes/activity';
@@ -79,6 +80,7 @@ export function createConsoleApp(deps: ConsoleDeps, settings: Pick<ConsoleSettin
   });
 
   app.use(bodyLimits());
+  app.use(wellFormedQuery());
 
   app.get('/healthz', (c) => c.text('ok'));
   app.get('/favicon.ico', (c) => c.body(null, 204));

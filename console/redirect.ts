@@ -1,4 +1,5 @@
 const BASE = 'http://console.invalid';
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const UNSAFE = /[\u0000-\u001f\u007f\\]/;
 
 /**
