@@ -7,6 +7,7 @@ export const NON_RETRYABLE = {
   scope: 'ScopeError',
   segment: 'InvalidSegmentError',
   rollback: 'RollbackError',
+  import: 'ImportError',
 } as const;
 
 /** Runs an activity body, turning storage errors that no retry can fix into non-retryable failures. */

@@ -12,8 +12,10 @@ import {
   type Revision,
   type RollbackRequest,
   type RevisionStatus,
+  SkillSpecSchema,
 } from '../core';
 import type { PublishableRevision, RevisionRef, RollbackResult } from '../core/governance';
+import type { ImportSkillInput, ImportSkillResult } from '../core/workflow-api/import-skill';
 import { NON_RETRYABLE, withStoreErrors } from './errors';
 import { whileHeartbeating } from './heartbeat';
 import type { SignalIndex } from './scope-index-signal';
@@ -51,6 +53,9 @@ export interface PublishResult {
 
 /** The rollback workflow's request, with its workflow time and operation id. */
 export type RollbackSkillInput = RollbackRequest & { at: string; opId: string };
+
+/** The import workflow's request, with its workflow time and operation id. */
+export type ImportSkillActivityInput = ImportSkillInput & { at: string; opId: string };
 
 export interface PointerOperation {
   scopeKey: string;
@@ -283,5 +288,35 @@ export function publisherActivities({ store, signalIndex }: { store: SkillStore;
     );
   }
 
-  return { publishRevision, rejectRevision, rollbackSkill };
+  /**
+   * Publishes a hand-written skill as UNMANAGED: agents load it and the reviewer sees it (for
+   * dedup), but evolution never updates or deletes it. A managed skill of the same id is
+   * refused: an import would take it out of governance.
+   */
+  async function importSkill(input: ImportSkillActivityInput): Promise<ImportSkillResult & { indexSeq?: number }> {
+    return withStoreErrors(() =>
+      whileHeartbeating(async () => {
+        const fail = (msg: string) => ApplicationFailure.nonRetryable(msg, NON_RETRYABLE.import);
+        const spec = SkillSpecSchema.safeParse(input.spec);
+        if (!spec.success) throw fail(`not a valid skill spec: ${spec.error.issues.map((i) => `${i.path.join('.') || 'spec'}: ${i.message}`).join('; ')}`);
+        const { scopeKey, skillId, revisionId } = input;
+        const current = await store.readActive(scopeKey, skillId);
+        if (current?.pointer.managed) throw fail(`skill ${skillId} is managed by evolution in ${scopeKey}; an import would take it out of governance`);
+        const result = await movePointer(store, {
+          scopeKey,
+          skillId,
+          opId: input.opId,
+          at: input.at,
+          actor: 'import',
+          reason: `imported ${spec.data.name}`,
+          action: 'import',
+          target: { skillId, revisionId, managed: false, spec: spec.data, deleted: false },
+        });
+        const indexSeq = await announce(scopeKey, skillId, result.kind === 'applied' ? result.pointer : undefined);
+        return { scopeKey, skillId, revisionId, name: spec.data.name, auditId: auditEventId(input.opId, 'import'), applied: result.kind === 'applied', indexSeq };
+      }),
+    );
+  }
+
+  return { publishRevision, rejectRevision, rollbackSkill, importSkill };
 }

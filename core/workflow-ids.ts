@@ -62,6 +62,15 @@ export function rollbackWorkflowId(scopeKey: string, skillId: string, requestId:
   return `rollback/${scopeKey}/${skillId}/${requestId}`;
 }
 
+/**
+ * One import per scope, skill and file content (`digest`, see core importedSkill): the same
+ * file imported twice is one workflow id, and one operation — the id is also the import's
+ * operation id, as it was when the CLI moved the pointer itself.
+ */
+export function importSkillWorkflowId(scopeKey: string, skillId: string, digest: string): string {
+  return `import/${requireScopeKey(scopeKey)}/${skillId}/${digest}`;
+}
+
 const EXPERIMENT_PREFIX = 'experiment/';
 const EXPERIMENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 

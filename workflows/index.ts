@@ -12,6 +12,7 @@ export { sessionWorkflow, submitSegmentSignal, sessionStateQuery } from './sessi
 export { learningJobWorkflow, type LearningJobInput } from './learning-job';
 export { approvalWorkflow, decideSignal, decideUpdate, approvalStatusQuery, type ApprovalDecision, type ApprovalInput, type ApprovalResult, type ApprovalStatus } from './approval';
 export { rollbackWorkflow, type RollbackInput, type RollbackResult } from './rollback';
+export { importSkillWorkflow, type ImportSkillInput, type ImportSkillResult } from './import-skill';
 export { experimentProgressQuery } from '../core/workflow-api/experiment';
 export type { ExperimentReport, ExperimentProgress, ExperimentWorkflowInput } from './experiment';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { positional } from '../args';
 import type { Command } from '../command';
 import { scopeFromFlags, scopeKeyFromFlags } from '../scope-flags';
-import { storeOnly } from '../services';
+import { storeOnly, withServices } from '../services';
 
 export const skillCommands: Record<string, Command> = {
   skills: {
@@ -25,12 +25,16 @@ export const skillCommands: Record<string, Command> = {
   },
   'import-skill': {
     usage: 'import-skill FILE [--app A] [--user U] [--scope …]',
-    summary: 'publish a hand-written SKILL.md as an unmanaged skill (visible, never modified by evolution)',
+    summary: 'publish a hand-written SKILL.md as an unmanaged skill (visible, never modified by evolution); needs a running worker',
     run: async (ctx) => {
       const file = positional(ctx.args, 0, 'FILE');
+      const markdown = readFileSync(file, 'utf8');
       const { importUnmanagedSkill } = await import('../../client/import-skill');
-      const r = await importUnmanagedSkill(await storeOnly(ctx), scopeFromFlags(ctx.args), readFileSync(file, 'utf8'));
-      ctx.out(r, `imported "${r.name}" as unmanaged skill ${r.skillId} in ${r.scopeKey}`);
+      return withServices(ctx, async ({ temporal }) => {
+        const r = await importUnmanagedSkill({ client: temporal.client, config: ctx.config() }, scopeFromFlags(ctx.args), markdown);
+        ctx.out(r, `imported "${r.name}" as unmanaged skill ${r.skillId} in ${r.scopeKey}`);
+        return 0;
+      });
     },
   },
   metrics: {

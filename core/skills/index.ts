@@ -4,3 +4,4 @@ export * from './scope-key';
 export * from './bounding';
 export * from './redaction';
 export * from './skill-markdown';
+export * from './imported-skill';

@@ -6,3 +6,4 @@ export * from './session';
 export * from './approval';
 export * from './rollback';
 export * from './experiment';
+export * from './import-skill';

@@ -7,3 +7,4 @@ export { checkApprovalInput, checkRevisionRef } from './approval';
 export { checkRollbackInput } from './rollback';
 export { checkExperimentInput } from './experiment';
 export { checkEvaluationBatchInput } from './evaluation-batch';
+export { checkImportSkillInput } from './import-skill';

@@ -32,6 +32,8 @@ const CASES: [string, unknown[], RegExp][] = [
   ['rollbackWorkflow', [null], /input: expected an object, got null/],
   ['rollbackWorkflow', [{}], /scopeKey: expected a non-empty string, got missing/],
   ['rollbackWorkflow', [{ scopeKey: 'apps/a', skillId: 's', reviewer: 5 }], /reviewer: expected a non-empty string, got a number/],
+  ['importSkillWorkflow', [], /input: expected an object, got missing/],
+  ['importSkillWorkflow', [{ scopeKey: 'apps/a', skillId: 's', revisionId: 'r' }], /spec: expected an object, got missing/],
   ['experimentWorkflow', [], /input: expected an object, got missing/],
   ['experimentWorkflow', [null], /input: expected an object, got null/],
   ['experimentWorkflow', [{}], /request: expected an object, got missing/],

@@ -1,29 +1,32 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createSkillStore, type SkillStore } from '../../storage';
+import type { SkillStore } from '../../storage';
 import { ServiceUnavailableError } from '../../core/errors';
 import { importUnmanagedSkill } from '../../client/import-skill';
 import { SkillLoadTool } from '../../client/skill-load-tool';
 import { SkillRepository } from '../../client/skill-repository';
 import { infraUp, readState } from '../../infra';
 import type { Scope } from '../../core';
-import { crashService, realServices, uniqueName } from '../support/infra';
+import { crashService, uniqueName } from '../support/infra';
+import { useMainWorker } from '../support/worker';
 
 // Agents keep working while S3 is down: the real SeaweedFS is killed and restarted
-// (same ports, same data) under a repository that is in use.
+// (same ports, same data) under a repository that is in use. The skills are imported
+// through the import workflow (the main worker) before the outage.
+const fx = useMainWorker();
 let store: SkillStore;
 
 const skillMarkdown = (name: string, step: string) =>
   `---\nname: ${name}\ndescription: ${name} for the outage test\n---\n\n## When to use\n\nIn the outage test.\n\n## Steps\n\n1. ${step}\n`;
 
-beforeAll(async () => {
-  store = createSkillStore((await realServices(['s3'])).s3);
+beforeAll(() => {
+  store = fx.store;
 });
 
 describe('SkillRepository during an S3 outage', () => {
   it('serves the last good index and loaded bodies, answers the model clearly for the rest, and recovers by itself', async () => {
     const scope: Scope = { mode: 'app', app: uniqueName('outage') };
-    await importUnmanagedSkill(store, scope, skillMarkdown('loaded-before', 'Step one: already in the cache.'));
-    await importUnmanagedSkill(store, scope, skillMarkdown('never-loaded', 'Step one: only in S3.'));
+    await importUnmanagedSkill(fx.w, scope, skillMarkdown('loaded-before', 'Step one: already in the cache.'));
+    await importUnmanagedSkill(fx.w, scope, skillMarkdown('never-loaded', 'Step one: only in S3.'));
     const repo = new SkillRepository(store, scope);
     const tool = new SkillLoadTool(repo);
     expect(await tool.handle('{"name":"loaded-before"}')).toContain('already in the cache');

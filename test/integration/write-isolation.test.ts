@@ -19,7 +19,7 @@ describe('write isolation', () => {
       steps: ['Look up each city.', 'Fetch the forecast.'],
       pitfalls: [],
     });
-    const imported = await importUnmanagedSkill(fx.store, { mode: 'app', app }, handWritten);
+    const imported = await importUnmanagedSkill(fx.w, { mode: 'app', app }, handWritten);
     const before = await fx.store.readActive(imported.scopeKey, imported.skillId);
 
     const started = await startLearningJob(

@@ -14,6 +14,7 @@ describe('workflow API (core/workflow-api)', () => {
     expect(api.APPROVAL_WORKFLOW).toBe(workflows.approvalWorkflow.name);
     expect(api.ROLLBACK_WORKFLOW).toBe(workflows.rollbackWorkflow.name);
     expect(api.EXPERIMENT_WORKFLOW).toBe(workflows.experimentWorkflow.name);
+    expect(api.IMPORT_SKILL_WORKFLOW).toBe(workflows.importSkillWorkflow.name);
   });
 
   it('declares each workflow with its own signature', () => {
@@ -21,6 +22,7 @@ describe('workflow API (core/workflow-api)', () => {
     expectTypeOf(workflows.approvalWorkflow).toEqualTypeOf<api.ApprovalWorkflow>();
     expectTypeOf(workflows.rollbackWorkflow).toEqualTypeOf<api.RollbackWorkflow>();
     expectTypeOf(workflows.experimentWorkflow).toEqualTypeOf<api.ExperimentWorkflow>();
+    expectTypeOf(workflows.importSkillWorkflow).toEqualTypeOf<api.ImportSkillWorkflow>();
   });
 
   it('is where the workflows take their message definitions from (one object each, as @temporalio/workflow would build it)', () => {

@@ -10,6 +10,7 @@ import {
   malformedSegmentJobTarget,
   parseLearningJobWorkflowId,
   rollbackWorkflowId,
+  importSkillWorkflowId,
   scheduledExperimentWorkflowId,
   scopeIndexWorkflowId,
   sessionWorkflowId,
@@ -56,6 +57,9 @@ describe('workflow ids', () => {
     expect(scopeIndexWorkflowId('apps/shop')).toBe('scope-index/apps/shop');
     expect(() => scopeIndexWorkflowId('apps/../x')).toThrow(/not a scope key/);
     expect(rollbackWorkflowId('apps/shop', 'weather', 'r1')).toBe('rollback/apps/shop/weather/r1');
+    // The operation id the CLI used when it moved the pointer itself: re-importing a file imported then is one operation.
+    expect(importSkillWorkflowId('apps/shop', 'deploy-checklist', 'abc123')).toBe('import/apps/shop/deploy-checklist/abc123');
+    expect(() => importSkillWorkflowId('apps/../x', 's', 'd')).toThrow(/not a scope key/);
     expect(experimentWorkflowId('exp-1')).toBe('experiment/exp-1');
     expect(scheduledExperimentWorkflowId('nightly')).toBe('experiment/sched-nightly');
     expect(evaluationWorkflowId('experiment/exp-1', 'e-seed-validation')).toBe('experiment/exp-1/eval/e-seed-validation');

@@ -5,6 +5,7 @@ import {
   checkApprovalInput,
   checkEvaluationBatchInput,
   checkExperimentInput,
+  checkImportSkillInput,
   checkLearningJobInput,
   checkRollbackInput,
   checkSessionInput,
@@ -39,6 +40,11 @@ describe('workflow input checks (plain functions run first by every workflow)', 
     expect(checkLearningJobInput({ segment: { ...segment, scopeMode: 'user', scopeKey: 'users/app/u', outcome: { status: 'success' } } })).toEqual([]);
     expect(checkApprovalInput({ revision: { scopeKey: 'apps/a', skillId: 's', revisionId: 'r' }, timeoutMs: 0, source: 'gepa', requireParentId: 'p' })).toEqual([]);
     expect(checkRollbackInput({ scopeKey: 'apps/a', skillId: 's', reviewer: 'alice', targetRevisionId: 'r' })).toEqual([]);
+    expect(checkImportSkillInput({ scopeKey: 'apps/a', skillId: 's', revisionId: 'external-1', spec: { name: 's' } })).toEqual([]);
+    expect(checkImportSkillInput({ scopeKey: 'apps/a', skillId: '', revisionId: 'r', spec: 'text' })).toEqual([
+      'skillId: expected a non-empty string, got an empty string',
+      'spec: expected an object, got a string',
+    ]);
     expect(checkExperimentInput({ request: { anything: true } })).toEqual([]);
     expect(checkExperimentInput({ continued: { context: {}, state: {} }, iterationsPerRun: 5 })).toEqual([]);
     expect(checkEvaluationBatchInput(batch)).toEqual([]);
