@@ -10,6 +10,7 @@ const SERIAL = ['test/integration/infra-restart.test.ts', 'test/integration/skil
 // orders by the durations it cached from the last run, but a fresh clone (CI) has none and
 // falls back to file size, which put a 90 s file last. Only the order depends on this list.
 const START_FIRST = [
+  'image-build',
   'gepa-experiment',
   'gepa-scale',
   'cli-answers',

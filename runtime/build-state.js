@@ -69,7 +69,9 @@ function ensureBuild(log = (line) => process.stderr.write(`${line}\n`)) {
   if (status === 'fresh') return true;
   const newest = newestSource();
   if (existsSync(FAILED) && Number(readFileSync(FAILED, 'utf8')) === newest) return false;
-  if (!existsSync(join(ROOT, 'node_modules', 'typescript'))) return false; // production install without dev tools
+  // A production install (no dev tools) cannot build: it runs dist/ as shipped when it is
+  // complete and there are no sources to run instead (the image's runtime stage).
+  if (!existsSync(join(ROOT, 'node_modules', 'typescript'))) return status === 'stale' && !existsSync(join(ROOT, 'cli', 'main.ts'));
   mkdirSync(DIST, { recursive: true });
   const deadline = Date.now() + 10 * 60_000;
   for (;;) {
