@@ -1,8 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { createSkillStore } from '../../storage';
 import { connectTemporal, type Connected } from '../../runtime/connection';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
@@ -126,5 +128,37 @@ describe('the image, built and run from the Dockerfile steps (no Docker engine)'
       expect(spawnSync(health[0]!, health.slice(1), { cwd: app, env, timeout: 30_000 }).status).toBe(1);
     },
     10 * 60_000,
+  );
+
+  it(
+    "runs docker-compose.yml's other commands on the image (model stand-in, console): each serves its health endpoint",
+    async () => {
+      const compose = parse(readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8')) as { services: Record<string, { build?: unknown; command?: string[] }> };
+      const users = join(out, 'console-users.json');
+      const token = 'image-build-token';
+      writeFileSync(users, JSON.stringify([{ name: 'ops', role: 'viewer', scopes: ['*'], tokenSha256: createHash('sha256').update(token).digest('hex') }]));
+      const checks = { model: '/v1/models', console: '/healthz' } as const;
+      for (const [service, path] of Object.entries(checks)) {
+        const command = compose.services[service]!.command!;
+        expect(compose.services[service]!.build, service).toBeDefined();
+        const port = await freeLocalPort();
+        // The same command with this machine's free port instead of the container's fixed one.
+        const argv = nodeOf(command.map((a, i) => (command[i - 1] === '--port' ? String(port) : a)));
+        const child = spawn(argv[0]!, argv.slice(1), { cwd: app, env: containerEnv({ EVOLUTION_CONSOLE_USERS: users }), stdio: ['ignore', 'pipe', 'pipe'] });
+        let output = '';
+        child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+        child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+        try {
+          await pollUntil(
+            () => `${service} (${command.join(' ')}) to answer ${path} on :${port}:\n${output.slice(-4000)}`,
+            async () => (await fetch(`http://127.0.0.1:${port}${path}`).catch(() => undefined))?.status === 200,
+            120_000,
+          );
+        } finally {
+          child.kill('SIGKILL');
+        }
+      }
+    },
+    5 * 60_000,
   );
 });
