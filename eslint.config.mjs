@@ -52,6 +52,39 @@ const deterministic = {
   ],
 };
 
+/**
+ * The layers, bottom up, and what each may import besides itself (docs/architecture.md).
+ * workflows/ may import activities/ for their types only (proxyActivities<Activities>).
+ * scripts/, bench/ and test/ may import anything; nothing imports them.
+ */
+export const LAYERS = {
+  core: [],
+  storage: ['core'],
+  activities: ['core', 'storage'],
+  client: ['core', 'storage'],
+  workflows: ['core', { layer: 'activities', typesOnly: true }],
+  runtime: ['core', 'storage'],
+  infra: ['core', 'storage'],
+  workers: ['core', 'storage', 'activities', 'workflows', 'runtime'],
+  console: ['core', 'storage', 'client', 'runtime'],
+  cli: ['core', 'storage', 'activities', 'client', 'workflows', 'runtime', 'workers', 'console', 'infra'],
+};
+const TOP_LEVEL = [...Object.keys(LAYERS), 'scripts', 'bench', 'test'];
+
+/** Relative specifiers that reach a top-level folder from any depth (its name is unique in the tree). */
+const reaching = (folder) => [1, 2, 3, 4, 5].flatMap((d) => [`${'../'.repeat(d)}${folder}`, `${'../'.repeat(d)}${folder}/**`]);
+
+function layerRule(layer, allowed) {
+  const names = allowed.map((a) => (typeof a === 'string' ? a : a.layer));
+  const said = allowed.map((a) => (typeof a === 'string' ? a : `${a.layer} (types only)`));
+  const message = `${layer}/ imports ${said.length ? `only ${said.join(', ')}` : 'nothing of ours'} (layers go downward: docs/architecture.md)`;
+  const patterns = TOP_LEVEL.filter((f) => f !== layer && !names.includes(f)).map((f) => ({ group: reaching(f), message }));
+  for (const a of allowed)
+    if (typeof a !== 'string' && a.typesOnly)
+      patterns.push({ group: reaching(a.layer), allowTypeImports: true, message: `${layer}/ imports ${a.layer}/ for types only (import type)` });
+  return { patterns };
+}
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.evolution/**', 'dist/**', 'schemas/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   js.configs.recommended,
@@ -71,36 +104,9 @@ export default tseslint.config(
   },
   { files: ['test/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   { files: ['workflows/**/*.ts', 'core/**/*.ts'], rules: deterministic },
-  // Imports go downward only: activities/ import core/ (never workflows/, the client or the
-  // workers); the client reaches workflows through workflows/index. What two layers share (ids,
-  // result shapes, helpers) lives in core/.
-  {
-    files: ['activities/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/workflows', '**/workflows/**', '**/client/**', '**/workers/**'],
-              message: 'activities import core/ only: move what they share with workflows or the client into core/.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['client/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['**/workflows/*'], message: 'the client reaches workflows through workflows/index (the workflows and their messages); shared helpers live in core/.' },
-          ],
-        },
-      ],
-    },
-  },
+  // Layers: imports go downward only (test/unit/layers.test.ts checks the resolved graph too).
+  ...Object.entries(LAYERS).map(([layer, allowed]) => ({
+    files: [`${layer}/**/*.ts`],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', layerRule(layer, allowed)] },
+  })),
 );

@@ -11,7 +11,10 @@ import ts from 'typescript';
 export const ROOT = resolve(__dirname, '..', '..');
 
 export function runtimeSpecifiers(file: string): string[] {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, false);
+  return runtimeSpecifiersOf(ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, false));
+}
+
+function runtimeSpecifiersOf(source: ts.SourceFile): string[] {
   const out: string[] = [];
   for (const node of source.statements) {
     if (ts.isImportDeclaration(node)) {
@@ -59,4 +62,42 @@ export function runtimeGraph(entry: string): { files: Map<string, string[]>; pac
     }
   }
   return { files, packages };
+}
+
+/** One import of a file: its specifier, whether only types are imported, whether it is a dynamic import() or require(). */
+export interface ImportEdge {
+  spec: string;
+  typeOnly: boolean;
+  dynamic: boolean;
+}
+
+/** Every import of a file, type-only and dynamic ones included (with a string-literal specifier). */
+export function allImports(file: string): ImportEdge[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
+  const runtime = new Set(runtimeSpecifiersOf(source));
+  const out: ImportEdge[] = [];
+  const visit = (node: ts.Node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const spec = node.moduleSpecifier.text;
+      out.push({ spec, typeOnly: !runtime.has(spec), dynamic: false });
+    } else if (ts.isCallExpression(node) && node.arguments.length === 1 && ts.isStringLiteral(node.arguments[0]!)) {
+      const callee = node.expression;
+      const isImport = callee.kind === ts.SyntaxKind.ImportKeyword;
+      const isRequire = ts.isIdentifier(callee) && callee.text === 'require';
+      if (isImport || isRequire) out.push({ spec: (node.arguments[0] as ts.StringLiteral).text, typeOnly: false, dynamic: true });
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      out.push({ spec: node.argument.literal.text, typeOnly: true, dynamic: false });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+/** The local file a relative specifier names (undefined for a package or a file that is not TypeScript). */
+export function resolveImport(from: string, spec: string): string | undefined {
+  if (!spec.startsWith('.')) return undefined;
+  const base = resolve(dirname(from), spec);
+  for (const candidate of [`${base}.ts`, `${base}.d.ts`, join(base, 'index.ts'), base]) if (existsSync(candidate) && !candidate.endsWith('/')) return candidate;
+  return undefined;
 }

@@ -36,15 +36,16 @@ describe('lint', () => {
     expect(await restricted('activities/example.ts')).toEqual([]);
   });
 
-  it('keeps imports downward: activities never import workflows/, the client only workflows/index', async () => {
+  // The client library reaches workflows through core/workflow-api, never workflows/ (test/unit/layers.test.ts has every layer).
+  it('keeps imports downward: activities never import workflows/, the client never imports workflows/', async () => {
     const upward = async (filePath: string, imports: string[]) => {
       const [result] = await eslint.lintText(`${imports.map((spec, i) => `export * as m${i} from '${spec}';`).join('\n')}\n`, { filePath: `${REPO_ROOT}/${filePath}` });
-      return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.line);
+      return result!.messages.filter((m) => m.ruleId?.endsWith('no-restricted-imports')).map((m) => m.line);
     };
     expect(
       await upward('activities/gepa/example.ts', ['../../core/gepa/ids', '../../workflows', '../../workflows/gepa/ids', '../../client/approvals', '../../workers/main']),
     ).toEqual([2, 3, 4, 5]);
-    expect(await upward('client/example.ts', ['../core/gepa/ids', '../workflows', '../workflows/gepa/ids', '../storage'])).toEqual([3]);
+    expect(await upward('client/example.ts', ['../core/gepa/ids', '../workflows', '../workflows/gepa/ids', '../storage'])).toEqual([2, 3]);
     expect(await upward('workers/example.ts', ['../workflows/gepa/ids'])).toEqual([]);
   });
 
