@@ -2,11 +2,13 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { html } from 'hono/html';
 import { InputError, NotFoundError, StateError } from '../core/errors';
+import { randomBytes } from 'node:crypto';
 import { authenticator, requireApiUser, requireCsrf, requireSession, type ConsoleEnv } from './auth';
+import { trustedProxies } from './client-address';
 import { ForbiddenError } from './errors';
 import { jwtVerifier, type JwtVerifier } from './oidc';
 import { wellFormedQuery } from './query';
-import { LoginRateLimiter } from './rate-limit';
+import { CredentialLimiter } from './rate-limit';
 import type { ConsoleDeps } from './read-model';
 import { activityRoutes } from './routes/activity';
 import { apiRoutes, liveRoutes } from './routes/api';
@@ -15,14 +17,15 @@ import { loginRoutes, logoutRoutes } from './routes/login';
 import { pendingRoutes } from './routes/pending';
 import { revisionRoutes } from './routes/revision';
 import { skillRoutes } from './routes/skills';
-import { SessionStore } from './sessions';
+import { SessionRevocations } from './session-revocations';
+import { SessionCookies } from './sessions';
 import type { ConsoleSettings } from './settings';
 import { layout } from './views/layout';
 import { LIVE_SCRIPT } from './views/live-script';
 
 export interface ConsoleAppOptions {
-  /** Defaults: 10 login attempts per address per minute. */
-  loginLimit?: { max: number; windowMs: number };
+  /** Defaults: 10 failed credential checks (form or bearer) per client per minute. */
+  credentialLimit?: { max: number; windowMs: number };
   jwt?: JwtVerifier;
 }
 
@@ -55,9 +58,22 @@ function statusOf(e: unknown): 400 | 403 | 404 | 409 | 500 {
 }
 
 /** The console as a Hono app (no socket): pages, the JSON API, sign-in. */
-export function createConsoleApp(deps: ConsoleDeps, settings: Pick<ConsoleSettings, 'users' | 'oidc'>, opts: ConsoleAppOptions = {}) {
+export function createConsoleApp(deps: ConsoleDeps, settings: Pick<ConsoleSettings, 'users' | 'oidc' | 'sessionKeys' | 'trustedProxies'>, opts: ConsoleAppOptions = {}) {
   const jwt = opts.jwt ?? (settings.oidc ? jwtVerifier(settings.oidc) : undefined);
-  const auth = authenticator(settings.users, new SessionStore(), jwt);
+  const usersFileUser = (name: string) => {
+    const u = settings.users.find((x) => x.name === name);
+    return u && { name: u.name, role: u.role, scopes: u.scopes };
+  };
+  // Without configured keys, one of this process: its sessions end with it and no other replica reads them.
+  const sessionKeys = settings.sessionKeys ?? [{ id: 'process', key: randomBytes(32) }];
+  const auth = authenticator({
+    users: settings.users,
+    sessions: new SessionCookies(sessionKeys, usersFileUser),
+    revocations: new SessionRevocations(deps.store.objects),
+    limiter: new CredentialLimiter(opts.credentialLimit),
+    trust: trustedProxies(settings.trustedProxies ?? []),
+    ...(jwt ? { jwt } : {}),
+  });
   const app = new Hono<ConsoleEnv>();
 
   app.use(async (c, next) => {
@@ -85,7 +101,7 @@ export function createConsoleApp(deps: ConsoleDeps, settings: Pick<ConsoleSettin
   app.get('/healthz', (c) => c.text('ok'));
   app.get('/favicon.ico', (c) => c.body(null, 204));
   app.get('/static/live.js', (c) => c.body(LIVE_SCRIPT, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }));
-  app.route('/', loginRoutes(auth, new LoginRateLimiter(opts.loginLimit)));
+  app.route('/', loginRoutes(auth));
 
   app.use('/api/*', requireApiUser(auth));
   app.route('/', apiRoutes(deps));

@@ -61,3 +61,7 @@ export function payloadKey(sha256: string): string {
   if (!SHA256_HEX.test(sha256)) throw new InvalidStorageRequestError(`not a sha256 payload reference: ${JSON.stringify(sha256)}`);
   return `payloads/${sha256}`;
 }
+
+/** A console session ended by its user (logout): replicas refuse its cookie until it expires. Expire the prefix after a day (lifecycle rule). */
+export const revokedSessionPrefix = 'console/revoked-sessions/';
+export const revokedSessionKey = (sessionId: string) => `${revokedSessionPrefix}${safeSegment(sessionId)}.json`;

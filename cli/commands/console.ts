@@ -11,6 +11,10 @@ export const consoleCommands: Record<string, Command> = {
       const { consoleSettingsFromEnv } = await import('../../console/settings');
       const { startConsole } = await import('../../console/server');
       const settings = consoleSettingsFromEnv(process.env, { host: flag(ctx.args, 'host'), port: flag(ctx.args, 'port') });
+      if (!settings.sessionKeys)
+        process.stderr.write(
+          'evolution console: EVOLUTION_CONSOLE_SESSION_KEYS is not set, so sessions are sealed with a key of this process: they end when it restarts and no other replica accepts them\n',
+        );
       const config = ctx.config();
       const temporal = await connectTemporal(config);
       const running = await startConsole({ client: temporal.client, store: createSkillStore(config.s3), config }, settings);

@@ -1,32 +1,15 @@
-import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { html } from 'hono/html';
-import type { Authenticator, ConsoleEnv } from '../auth';
-import type { LoginRateLimiter } from '../rate-limit';
-import { newSecret, sameSecret, SESSION_COOKIE } from '../sessions';
+import { cookieOptions, type Authenticator, type ConsoleEnv } from '../auth';
+import { newSecret, sameSecret, SESSION_COOKIE, SessionTooLargeError } from '../sessions';
 import { layout } from '../views/layout';
 import { sameOriginPath } from '../redirect';
 
 /** Before a session exists, the login form's CSRF token is a double-submit cookie. */
 const LOGIN_CSRF_COOKIE = 'evolution_login_csrf';
 
-const cookieOptions = (c: Context) => ({
-  httpOnly: true,
-  sameSite: 'Strict' as const,
-  path: '/',
-  secure: new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto') === 'https',
-});
-
-function clientAddress(c: Context): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
-
-function loginPage(c: Context, opts: { next: string; error?: string; status?: 200 | 401 | 403 | 429 }) {
+function loginPage(c: Context, opts: { next: string; error?: string; status?: 200 | 400 | 401 | 403 | 429 }) {
   // Reused while it lives: a second tab (or a favicon request bounced to /login) must not invalidate the first form.
   const csrf = getCookie(c, LOGIN_CSRF_COOKIE) || newSecret();
   setCookie(c, LOGIN_CSRF_COOKIE, csrf, { ...cookieOptions(c), maxAge: 3600 });
@@ -45,38 +28,54 @@ function loginPage(c: Context, opts: { next: string; error?: string; status?: 20
   );
 }
 
-export function loginRoutes(auth: Authenticator, limiter: LoginRateLimiter) {
+export function loginRoutes(auth: Authenticator) {
   const app = new Hono<ConsoleEnv>();
   app.get('/login', (c) => loginPage(c, { next: sameOriginPath(c.req.query('next')) }));
 
   app.post('/login', async (c) => {
-    const body = await c.req.parseBody();
-    const next = sameOriginPath(typeof body.next === 'string' ? body.next : undefined);
-    const address = clientAddress(c);
-    const limit = limiter.attempt(address);
+    // The limiter answers before the body is even parsed (the body limit came first).
+    const key = auth.clientKey(c);
+    const limit = auth.limiter.check(key);
     if (!limit.allowed) {
       c.header('Retry-After', String(limit.retryAfterSeconds));
-      return loginPage(c, { next, status: 429, error: `Too many sign-in attempts; try again in ${limit.retryAfterSeconds} s.` });
+      return loginPage(c, { next: '/', status: 429, error: `Too many failed sign-in attempts; try again in ${limit.retryAfterSeconds} s.` });
     }
+    const body = await c.req.parseBody();
+    const next = sameOriginPath(typeof body.next === 'string' ? body.next : undefined);
     if (!sameSecret(typeof body._csrf === 'string' ? body._csrf : undefined, getCookie(c, LOGIN_CSRF_COOKIE))) {
       return loginPage(c, { next, status: 403, error: 'The form expired (CSRF check failed); please sign in again.' });
     }
-    const user = await auth.userForToken(typeof body.token === 'string' ? body.token : '');
-    if (!user) return loginPage(c, { next, status: 401, error: 'Unknown token.' });
-    limiter.succeeded(address);
-    const session = auth.sessions.create(user);
+    const signedIn = await auth.authenticate(typeof body.token === 'string' ? body.token : '');
+    if (!signedIn) {
+      auth.limiter.failed(key);
+      return loginPage(c, { next, status: 401, error: 'Unknown token.' });
+    }
+    const session = auth.sessions.create(signedIn.user, signedIn.source, signedIn.expiresAt);
+    let sealed: string;
+    try {
+      sealed = await auth.sessions.seal(session);
+    } catch (e) {
+      if (e instanceof SessionTooLargeError) return loginPage(c, { next, status: 400, error: e.message });
+      throw e;
+    }
     deleteCookie(c, LOGIN_CSRF_COOKIE, { path: '/' });
-    setCookie(c, SESSION_COOKIE, session.id, cookieOptions(c));
+    setCookie(c, SESSION_COOKIE, sealed, cookieOptions(c, session.expiresAt));
     return c.redirect(next, 303);
   });
   return app;
 }
 
-/** Logging out is a form post (CSRF-checked by the page middleware). */
+/**
+ * Logging out is a form post (CSRF-checked by the page middleware). The cookie is deleted,
+ * and since a copy of it would stay valid until it expires, the session is revoked for every
+ * replica too.
+ */
 export function logoutRoutes(auth: Authenticator) {
   const app = new Hono<ConsoleEnv>();
-  app.post('/logout', (c) => {
-    auth.sessions.delete(c.get('session')?.id);
+  app.post('/logout', async (c) => {
+    const session = c.get('session');
+    if (session) await auth.revocations.revoke(session.id, session.expiresAt);
+    c.set('session', undefined);
     deleteCookie(c, SESSION_COOKIE, { path: '/' });
     return c.redirect('/login', 303);
   });

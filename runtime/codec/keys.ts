@@ -39,18 +39,19 @@ export function parsePayloadKeys(text: string, source = 'EVOLUTION_PAYLOAD_KEYS'
 
 /**
  * EVOLUTION_PAYLOAD_KEYS holds the keys, or `file:PATH` names a file holding them (a
- * mounted secret). Unset or empty: payloads are not encrypted.
+ * mounted secret). Unset or empty: payloads are not encrypted. The console's session keys
+ * (EVOLUTION_CONSOLE_SESSION_KEYS) are read the same way (`variable`).
  */
-export function loadPayloadKeys(value: string | undefined): PayloadKey[] | undefined {
+export function loadPayloadKeys(value: string | undefined, variable = 'EVOLUTION_PAYLOAD_KEYS'): PayloadKey[] | undefined {
   if (value === undefined || value.trim() === '') return undefined;
-  if (!value.startsWith('file:')) return parsePayloadKeys(value);
+  if (!value.startsWith('file:')) return parsePayloadKeys(value, variable);
   const path = value.slice('file:'.length);
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new ConfigError(`EVOLUTION_PAYLOAD_KEYS (${path}): ${code === 'ENOENT' ? 'file not found' : (e as Error).message}`);
+    throw new ConfigError(`${variable} (${path}): ${code === 'ENOENT' ? 'file not found' : (e as Error).message}`);
   }
-  return parsePayloadKeys(text, `EVOLUTION_PAYLOAD_KEYS (${path})`);
+  return parsePayloadKeys(text, `${variable} (${path})`);
 }

@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
+import { generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsole, type RunningConsole } from '../../console/server';
 import { consoleSettingsFromEnv } from '../../console/settings';
 import { WEATHER_SEED_SKILL, type Scope } from '../../core';
 import { holdRevision, writeUsersFile, type TestUser } from '../support/console';
+import { cookiesOf } from '../support/http';
+import { startTestIssuer, type TestIssuer } from '../support/oidc';
 import { uniqueName } from '../support/infra';
 import { useMainWorker } from '../support/worker';
 import { infraEnv } from '../../infra';
@@ -17,15 +17,12 @@ import { REPO_ROOT } from '../../infra/paths';
 const fx = useMainWorker();
 const app = uniqueName('console-api');
 const scope: Scope = { mode: 'app', app };
-const ISSUER = 'https://login.example.test';
 const AUDIENCE = 'evolution-console';
 
 let users: Record<string, TestUser>;
 let usersPath: string;
 let web: RunningConsole;
-let jwks: Server;
-let jwksUrl: string;
-let signingKey: CryptoKey;
+let issuer: TestIssuer;
 
 const deps = () => ({ client: fx.w.client, store: fx.store, config: fx.w.config });
 const spec = (name: string) => ({ ...WEATHER_SEED_SKILL, name });
@@ -38,24 +35,7 @@ function api(path: string, token: string | undefined, init: RequestInit = {}) {
 const decide = (id: string, token: string, body: unknown) =>
   api(`/api/revisions/${id}/decision`, token, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-function jwt(claims: Record<string, unknown>, opts: { key?: CryptoKey; issuer?: string; expires?: string } = {}) {
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })
-    .setIssuer(opts.issuer ?? ISSUER)
-    .setAudience(AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime(opts.expires ?? '5m')
-    .sign(opts.key ?? signingKey);
-}
-
-/** Cookies from Set-Cookie headers, as a Cookie header value. */
-function cookiesOf(res: Response): string {
-  return res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .filter((c) => !c.endsWith('='))
-    .join('; ');
-}
+const jwt = (claims: Record<string, unknown>, opts: Parameters<TestIssuer['sign']>[1] = {}) => issuer.sign(claims, opts);
 
 beforeAll(async () => {
   ({ path: usersPath, users } = writeUsersFile([
@@ -64,26 +44,14 @@ beforeAll(async () => {
     { name: 'olga', role: 'admin', scopes: ['apps/elsewhere', 'users/elsewhere/*'] },
     { name: 'uma', role: 'viewer', scopes: [`users/${app}/*`] },
   ]));
-  // A local OIDC issuer: a generated key pair whose public half is served as a JWKS.
-  const pair = await generateKeyPair('RS256');
-  signingKey = pair.privateKey;
-  const publicJwk = { ...(await exportJWK(pair.publicKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
-  jwks = createServer((req, res) => {
-    res.writeHead(req.url === '/jwks.json' ? 200 : 404, { 'content-type': 'application/json' });
-    res.end(req.url === '/jwks.json' ? JSON.stringify({ keys: [publicJwk] }) : '{}');
-  });
-  await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
-  jwksUrl = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks.json`;
-  const settings = consoleSettingsFromEnv(
-    { EVOLUTION_CONSOLE_USERS: usersPath, EVOLUTION_CONSOLE_OIDC_ISSUER: ISSUER, EVOLUTION_CONSOLE_OIDC_JWKS_URL: jwksUrl, EVOLUTION_CONSOLE_OIDC_AUDIENCE: AUDIENCE },
-    { port: 0 },
-  );
+  issuer = await startTestIssuer(AUDIENCE);
+  const settings = consoleSettingsFromEnv({ EVOLUTION_CONSOLE_USERS: usersPath, ...issuer.env(AUDIENCE) }, { port: 0 });
   web = await startConsole(deps(), settings);
 });
 
 afterAll(async () => {
   await web?.close();
-  await new Promise((resolve) => jwks?.close(resolve));
+  await issuer?.close();
 });
 
 describe('console JSON API (real worker, S3 and HTTP)', () => {
@@ -252,7 +220,11 @@ describe('console JSON API (real worker, S3 and HTTP)', () => {
   });
 
   it('rate-limits sign-in attempts per address', async () => {
-    const limited = await startConsole(deps(), { ...consoleSettingsFromEnv({ EVOLUTION_CONSOLE_USERS: usersPath }, { port: 0 }) }, { loginLimit: { max: 3, windowMs: 60_000 } });
+    const limited = await startConsole(
+      deps(),
+      { ...consoleSettingsFromEnv({ EVOLUTION_CONSOLE_USERS: usersPath }, { port: 0 }) },
+      { credentialLimit: { max: 3, windowMs: 60_000 } },
+    );
     try {
       const attempt = async (token: string) => {
         const form = await fetch(`${limited.url}/login`);

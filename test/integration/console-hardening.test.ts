@@ -6,6 +6,7 @@ import { createSkillStore } from '../../storage';
 import { writeUsersFile, type TestUser } from '../support/console';
 import { cookiesOf, postLargeBody } from '../support/http';
 import { realServices, uniqueName } from '../support/infra';
+import { startTestIssuer, type TestIssuer } from '../support/oidc';
 
 /**
  * The console's HTTP boundary against the attacks of the security review (issue 31 item 4),
@@ -17,17 +18,21 @@ let usersPath: string;
 let temporal: Connected;
 let web: RunningConsole;
 let deps: Parameters<typeof startConsole>[0];
+let issuer: TestIssuer;
+const AUDIENCE = 'evolution-console-hardening';
 
 beforeAll(async () => {
   const config = await realServices(['s3', 'temporal']);
   temporal = await connectTemporal(config);
   deps = { client: temporal.client, store: createSkillStore(config.s3), config };
   ({ path: usersPath, users } = writeUsersFile([{ name: 'maria', role: 'approver', scopes: [`apps/${app}`, `users/${app}/*`] }]));
-  web = await startConsole(deps, consoleSettingsFromEnv({ EVOLUTION_CONSOLE_USERS: usersPath }, { port: 0 }));
+  issuer = await startTestIssuer(AUDIENCE);
+  web = await startConsole(deps, consoleSettingsFromEnv({ EVOLUTION_CONSOLE_USERS: usersPath, ...issuer.env(AUDIENCE) }, { port: 0 }));
 });
 
 afterAll(async () => {
   await web?.close();
+  await issuer?.close();
   await temporal?.close();
 });
 
@@ -119,5 +124,90 @@ describe('query parameters', () => {
     expect((await get(`/api/skills?scope=apps/${app}`)).status).toBe(200);
     expect((await get(`/api/activity?scope=apps/${app}&action=approve&actor=maria&skill=x`)).status).toBe(200);
     expect((await get(`/api/activity?scope=&action=`)).status).toBe(200);
+  });
+});
+
+describe('OIDC', () => {
+  const claims = { sub: 'u-1', preferred_username: 'ana@idp', evolution_role: 'approver', evolution_scopes: [`apps/${app}`] };
+  const me = (token: string) => fetch(`${web.url}/api/me`, { headers: { authorization: `Bearer ${token}` } });
+
+  it('refuses a token without exp, and one for another audience or none, even though the issuer signed them', async () => {
+    expect((await me(await issuer.sign(claims))).status).toBe(200);
+    expect((await me(await issuer.sign(claims, { expires: null }))).status).toBe(401);
+    expect((await me(await issuer.sign(claims, { audience: 'another-app' }))).status).toBe(401);
+    expect((await me(await issuer.sign(claims, { audience: null }))).status).toBe(401);
+  });
+
+  it('a console session signed in with a token ends when the token expires', async () => {
+    const expiresAt = Math.floor(Date.now() / 1000) + 3;
+    const res = await signIn(await issuer.sign(claims, { expires: expiresAt }), '/activity');
+    expect(res.status).toBe(303);
+    const setCookie = res.headers.getSetCookie().find((c) => c.startsWith('evolution_session='))!;
+    const cookieExpires = Date.parse(/Expires=([^;]+)/i.exec(setCookie)![1]);
+    expect(cookieExpires).toBeLessThanOrEqual(expiresAt * 1000);
+    const cookie = setCookie.split(';')[0];
+    expect((await fetch(`${web.url}/activity`, { headers: { cookie }, redirect: 'manual' })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, Math.max(0, expiresAt * 1000 - Date.now()) + 1100));
+    const after = await fetch(`${web.url}/activity`, { headers: { cookie }, redirect: 'manual' });
+    expect(after.status).toBe(303);
+    expect(after.headers.get('location')).toMatch(/^\/login/);
+  });
+});
+
+describe('one limiter for every credential check', () => {
+  async function limited(env: Record<string, string> = {}) {
+    return startConsole(deps, consoleSettingsFromEnv({ EVOLUTION_CONSOLE_USERS: usersPath, ...env }, { port: 0 }), { credentialLimit: { max: 3, windowMs: 60_000 } });
+  }
+  const bearer = (base: string, token: string, headers: Record<string, string> = {}) => fetch(`${base}/api/me`, { headers: { authorization: `Bearer ${token}`, ...headers } });
+
+  it('bearer-token guessing on /api is limited: after 3 wrong tokens even the right one answers 429 with Retry-After', async () => {
+    const c = await limited();
+    try {
+      for (let i = 0; i < 3; i++) expect((await bearer(c.url, `guess-${i}`)).status).toBe(401);
+      const blocked = await bearer(c.url, users.maria.token);
+      expect(blocked.status).toBe(429);
+      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('the form and the API share the budget', async () => {
+    const c = await limited();
+    try {
+      for (let i = 0; i < 2; i++) expect((await signIn(`guess-${i}`, undefined, c.url)).status).toBe(401);
+      expect((await bearer(c.url, 'guess-api')).status).toBe(401);
+      expect((await signIn(users.maria.token, undefined, c.url)).status).toBe(429);
+      expect((await bearer(c.url, users.maria.token)).status).toBe(429);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('without a trusted proxy, X-Forwarded-For is ignored: a client cannot name itself a fresh address', async () => {
+    const c = await limited();
+    try {
+      for (let i = 0; i < 3; i++) expect((await bearer(c.url, `guess-${i}`, { 'x-forwarded-for': `198.51.100.${i}` })).status).toBe(401);
+      expect((await bearer(c.url, users.maria.token, { 'x-forwarded-for': '198.51.100.99' })).status).toBe(429);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('behind a trusted proxy each forwarded client has its own budget, and an IPv6 client is counted by its /64', async () => {
+    const c = await limited({ EVOLUTION_CONSOLE_TRUSTED_PROXIES: 'loopback' });
+    try {
+      // Three addresses of one /64: one budget.
+      for (const address of ['2001:db8:1:2::1', '2001:db8:1:2:a:b:c:d', '2001:db8:1:2:ffff:ffff:ffff:ffff'])
+        expect((await bearer(c.url, 'guess', { 'x-forwarded-for': address })).status).toBe(401);
+      expect((await bearer(c.url, users.maria.token, { 'x-forwarded-for': '2001:db8:1:2::77' })).status).toBe(429);
+      // The next /64 and an IPv4 client are someone else.
+      expect((await bearer(c.url, users.maria.token, { 'x-forwarded-for': '2001:db8:1:3::1' })).status).toBe(200);
+      expect((await bearer(c.url, users.maria.token, { 'x-forwarded-for': '203.0.113.9' })).status).toBe(200);
+      // A client cannot hide behind an address it prepends: the nearest untrusted hop counts.
+      expect((await bearer(c.url, users.maria.token, { 'x-forwarded-for': '203.0.113.50, 2001:db8:1:2::5' })).status).toBe(429);
+    } finally {
+      await c.close();
+    }
   });
 });

@@ -56,3 +56,48 @@ export function postLargeBody(
     pump();
   });
 }
+
+export interface RoundRobinProxy {
+  url: string;
+  /** Which backend answered each request, in order (index into the backends). */
+  served: { backend: number; method: string; path: string; status: number }[];
+  close(): Promise<void>;
+}
+
+/**
+ * A load balancer in front of several HTTP servers that sends each request to the next one
+ * in turn (no stickiness, a fresh backend connection per request): what makes a console
+ * replica that keeps sessions in memory log users out at random.
+ */
+export async function startRoundRobinProxy(backends: () => readonly string[]): Promise<RoundRobinProxy> {
+  const { createServer, request: send } = await import('node:http');
+  const served: RoundRobinProxy['served'] = [];
+  let next = 0;
+  const server = createServer((req, res) => {
+    const list = backends();
+    const backend = next++ % list.length;
+    const target = new URL(req.url ?? '/', list[backend]);
+    const upstream = send(target, { method: req.method, headers: { ...req.headers, host: target.host }, agent: false }, (answer) => {
+      served.push({ backend, method: req.method ?? 'GET', path: req.url ?? '/', status: answer.statusCode ?? 0 });
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', (e) => {
+      served.push({ backend, method: req.method ?? 'GET', path: req.url ?? '/', status: 502 });
+      res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`backend ${backend} unreachable: ${e.message}`);
+    });
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as import('node:net').AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    served,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
