@@ -52,7 +52,7 @@ export function ensureBinary(name: BinaryName, log: (line: string) => void = () 
   });
 }
 
-function findPython(): string {
+export function findPython(): string {
   for (const candidate of ['python3', 'python']) {
     try {
       execFileSync(candidate, ['-m', 'pip', '--version'], { stdio: 'ignore' });
