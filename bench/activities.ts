@@ -3,7 +3,8 @@
  * activities, called in this process one job at a time (in Temporal's MockActivityEnvironment,
  * which gives them an activity context and nothing else) against the real S3 server, the
  * model server over the openai client, and the Temporal server for the publication's index
- * signal. Next to them, in every job, a bare signed S3 GET of the job's segment: the unit the
+ * signal. Next to them, in every job, a bare S3 GET of the job's segment through the store's
+ * S3 client (the AWS SDK's GetObject, nothing else): the unit the
  * steps are counted in, since most of their work is S3 requests; and the publication's index
  * signal alone (the floor's publication step sends it too).
  *
@@ -23,7 +24,7 @@ import { createActivities } from '../activities';
 import { clientIndexSignaller } from '../activities/scope-index-signal';
 import { createSkillStore } from '../storage';
 import { payloadKey } from '../storage/keys';
-import { createS3Client } from '../storage/s3-client';
+import { sharedS3Client } from '../storage/s3-client';
 import { loadConfig } from '../runtime/config';
 import { connectWorkerTemporal } from '../workers/connection';
 import { storeSessionEvents } from '../client/payloads';
@@ -53,7 +54,7 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   const connection = await connectWorkerTemporal(config);
   const client = new Client({ connection, namespace: config.temporal.namespace });
   const store = createSkillStore(config.s3);
-  const s3 = createS3Client(config.s3);
+  const s3 = sharedS3Client(config.s3);
   // The worker's publications signal the scope's index workflow; here no worker runs it (it is terminated at the end).
   const signalIndex = clientIndexSignaller(client, config.temporal.taskQueue);
   const activities = createActivities(config, { signalIndex, store });
@@ -89,8 +90,8 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
       eventCount,
       segmentId: segmentIdFor({ scopeKey, sessionId, payloadSha256: payloadRef.sha256 }),
     };
-    // Straight through the S3 client: the store would keep the payload, and prepareReview's GET would not happen.
-    await step('bareGet', () => s3.send({ method: 'GET', bucket: config.s3.bucket, key: payloadKey(payloadRef.sha256) }));
+    // Straight through the store's S3 client: the store would keep the payload, and prepareReview's GET would not happen.
+    await step('bareGet', () => s3.getObject(config.s3.bucket, payloadKey(payloadRef.sha256)));
     const prepared = await step('prepareReview', () => activities.prepareReview({ segment }));
     if (!prepared.policy.review) throw new Error(`activities bench: the review policy skipped the session (${prepared.policy.reason})`);
     const decision = await step('reviewSession', () => activities.reviewSession({ segment, reviewedAfter: prepared.reviewedAfter, indexEtag: prepared.indexEtag }));

@@ -202,7 +202,7 @@ async function concurrentJobs(w: RunningWorker, store: SkillStore, n: number, on
 
 export async function run(ctx: BenchContext): Promise<BenchFigures> {
   const base = loadConfig();
-  const proxy = await startCountingProxy(base.s3.endpoint);
+  const proxy = await startCountingProxy(base.s3.endpoint!);
   const config: EvolutionConfig = {
     ...base,
     s3: { ...base.s3, endpoint: proxy.endpoint },

@@ -64,15 +64,21 @@ const ENV = {
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   EVOLUTION_TASK_QUEUE: z.string().min(1).default('evolution'),
   EVOLUTION_EVALUATOR_TASK_QUEUE: z.string().min(1).default('evolution-evaluator'),
-  S3_ENDPOINT: url.default('http://127.0.0.1:8333'),
-  S3_REGION: z.string().min(1).default('us-east-1'),
+  // S3: the app's own S3_* names win over the standard AWS_* ones (which every AWS SDK in the
+  // environment reads). Unset endpoint: AWS S3 itself. Unset keys: the AWS SDK's provider chain.
+  S3_ENDPOINT: url.optional(),
+  AWS_ENDPOINT_URL_S3: url.optional(),
+  AWS_ENDPOINT_URL: url.optional(),
+  S3_REGION: z.string().trim().min(1).optional(),
+  AWS_REGION: z.string().trim().min(1).optional(),
   S3_BUCKET: z
     .string()
     .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid S3 bucket name')
     .default('evolution'),
-  S3_ACCESS_KEY_ID: z.string().min(1).default('evolution'),
-  S3_SECRET_ACCESS_KEY: z.string().min(1).default('evolution-secret'),
-  S3_FORCE_PATH_STYLE: bool.prefault('true'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  AWS_PROFILE: z.string().trim().min(1).optional(),
+  S3_FORCE_PATH_STYLE: bool.optional(),
   OPENAI_BASE_URL: url.default('http://127.0.0.1:8787/v1'),
   OPENAI_API_KEY: z.string().min(1).default('local-model-server'),
   EVOLUTION_REVIEWER_MODEL: z.string().min(1).default('evolution-local-reviewer'),
@@ -113,8 +119,7 @@ export interface EvolutionConfig {
   /** AES-256 keys for Temporal payloads (runtime/codec); the first encrypts. Absent: plain payloads. */
   payloadKeys?: readonly { id: string; key: Uint8Array }[];
   temporal: { address: string; namespace: string; taskQueue: string; evaluatorTaskQueue: string; connection?: TemporalConnectionSettings };
-  /** caFile: PEM bundle trusted for an https endpoint signed by a private CA. */
-  s3: { endpoint: string; region: string; bucket: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean; caFile?: string };
+  s3: S3Settings;
   llm: { baseURL: string; apiKey: string; reviewerModel: string; reflectorModel: string; timeoutMs: number; caFile?: string };
   /** Worker process operations: metrics/health port (off when unset), log format and level. */
   operations?: { metricsPort?: number; logFormat: 'auto' | 'json' | 'pretty'; logLevel: 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' };
@@ -138,6 +143,31 @@ export interface EvolutionConfig {
   };
 }
 
+/**
+ * Where the object store is and how to authenticate to it. Absent endpoint: AWS S3 (the SDK
+ * resolves it from the region). Absent keys: the AWS SDK's default credential provider chain
+ * (environment, shared config and credentials files with `profile`, SSO, web identity, ECS and
+ * EKS Pod Identity, EC2 instance metadata). Absent region: the profile's, else us-east-1.
+ */
+export interface S3Settings {
+  endpoint?: string;
+  region?: string;
+  bucket: string;
+  /** Static keys for this store only (S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY): always both or neither. */
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** The shared-config profile the provider chain reads (AWS_PROFILE); named in credential errors. */
+  profile?: string;
+  forcePathStyle: boolean;
+  /** PEM bundle trusted for an https endpoint signed by a private CA. */
+  caFile?: string;
+}
+
+/** The endpoint requests go to: the configured one, else AWS S3's in the configured region (a profile's region aside). */
+export function s3EndpointOf(s3: Pick<S3Settings, 'endpoint' | 'region'>): string {
+  return s3.endpoint ?? `https://s3.${s3.region ?? 'us-east-1'}.amazonaws.com`;
+}
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -151,8 +181,14 @@ export function parseConfig(env: Record<string, string | undefined>): EvolutionC
     if (r.success) out[name] = r.data;
     else problems.push(`${name}=${JSON.stringify(raw)}: ${r.error.issues.map((i) => i.message).join('; ')}`);
   }
-  if (problems.length) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   const p = out as Parsed;
+  if (problems.length === 0 && (p.S3_ACCESS_KEY_ID === undefined) !== (p.S3_SECRET_ACCESS_KEY === undefined)) {
+    const [set, unset] = p.S3_ACCESS_KEY_ID === undefined ? ['S3_SECRET_ACCESS_KEY', 'S3_ACCESS_KEY_ID'] : ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'];
+    problems.push(`${set} is set but ${unset} is not: set both, or neither to use the AWS SDK's credential chain (AWS_PROFILE, AWS_ACCESS_KEY_ID, a role …)`);
+  }
+  if (problems.length) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  const s3Endpoint = p.S3_ENDPOINT ?? p.AWS_ENDPOINT_URL_S3 ?? p.AWS_ENDPOINT_URL;
+  const s3Region = p.S3_REGION ?? p.AWS_REGION;
   return {
     temporal: {
       address: p.TEMPORAL_ADDRESS,
@@ -161,12 +197,13 @@ export function parseConfig(env: Record<string, string | undefined>): EvolutionC
       evaluatorTaskQueue: p.EVOLUTION_EVALUATOR_TASK_QUEUE,
     },
     s3: {
-      endpoint: p.S3_ENDPOINT,
-      region: p.S3_REGION,
+      ...(s3Endpoint ? { endpoint: s3Endpoint } : {}),
+      ...(s3Region ? { region: s3Region } : {}),
       bucket: p.S3_BUCKET,
-      accessKeyId: p.S3_ACCESS_KEY_ID,
-      secretAccessKey: p.S3_SECRET_ACCESS_KEY,
-      forcePathStyle: p.S3_FORCE_PATH_STYLE,
+      ...(p.S3_ACCESS_KEY_ID && p.S3_SECRET_ACCESS_KEY ? { accessKeyId: p.S3_ACCESS_KEY_ID, secretAccessKey: p.S3_SECRET_ACCESS_KEY } : {}),
+      ...(p.AWS_PROFILE ? { profile: p.AWS_PROFILE } : {}),
+      // S3-compatible servers are addressed path-style unless told otherwise; AWS S3 virtual-hosted.
+      forcePathStyle: p.S3_FORCE_PATH_STYLE ?? s3Endpoint !== undefined,
       ...(p.EVOLUTION_S3_CA_FILE ? { caFile: p.EVOLUTION_S3_CA_FILE } : {}),
     },
     llm: {

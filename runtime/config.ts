@@ -13,10 +13,14 @@ export type LocalServicesEnv = () => Record<string, string | undefined>;
  * Temporal's address, namespace, API key and TLS come from a Temporal config profile and the
  * standard TEMPORAL_* variables (runtime/connection.ts).
  */
+const LOCAL_S3_VARIABLES = ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'];
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, localServices?: LocalServicesEnv): EvolutionConfig {
   const local: Record<string, string | undefined> = env.EVOLUTION_IGNORE_LOCAL_INFRA === '1' || !localServices ? {} : { ...localServices() };
   // A chosen Temporal profile names its own address: the local dev server must not override it.
   if ((env.TEMPORAL_PROFILE || env.TEMPORAL_CONFIG_FILE) && !env.TEMPORAL_ADDRESS) delete local.TEMPORAL_ADDRESS;
+  // So does an S3 endpoint named by its standard variable: the local server's address and keys go.
+  if ((env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL) && !env.S3_ENDPOINT) for (const name of LOCAL_S3_VARIABLES) delete local[name];
   const merged = { ...local, ...env };
   const profile = resolveTemporalProfile(merged);
   const config = parseConfig({ ...merged, TEMPORAL_ADDRESS: profile.address ?? merged.TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE: profile.namespace ?? merged.TEMPORAL_NAMESPACE });

@@ -1,5 +1,5 @@
 import { Socket } from 'node:net';
-import type { EvolutionConfig } from '../core';
+import { s3EndpointOf, type EvolutionConfig } from '../core';
 import { NETWORK_ERROR_CODES } from '../storage/network-errors';
 import { ServiceUnavailableError } from '../core/errors';
 
@@ -8,7 +8,7 @@ export type ServiceKind = 'temporal' | 's3' | 'model';
 
 const SERVICES: Record<ServiceKind, { label: string; variable: string; address(config: EvolutionConfig): string }> = {
   temporal: { label: 'Temporal', variable: 'TEMPORAL_ADDRESS', address: (c) => c.temporal.address },
-  s3: { label: 'S3', variable: 'S3_ENDPOINT', address: (c) => c.s3.endpoint },
+  s3: { label: 'S3', variable: 'S3_ENDPOINT', address: (c) => s3EndpointOf(c.s3) },
   model: { label: 'the model endpoint', variable: 'OPENAI_BASE_URL', address: (c) => c.llm.baseURL },
 };
 

@@ -1,5 +1,5 @@
 // Object storage on S3: conditional writes for everything that must not be lost or overwritten.
-export { createBucket, createS3Client, S3ResponseError, type S3Client, type S3Settings } from './s3-client';
+export { createBucket, createS3Client, sharedS3Client, S3CredentialsError, S3ResponseError, type S3Client, type S3Settings } from './s3-client';
 export * from './errors';
 export * from './keys';
 export { createObjectStore, parseJson, type ObjectStore, type Stored, type Fetched, type StoredBody } from './object-store';

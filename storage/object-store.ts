@@ -1,8 +1,7 @@
 import type { z } from 'zod';
 import { CorruptObjectError, PreconditionConflictError, type WriteCondition } from './errors';
-import { firstHeader, type S3Client } from './s3-client';
+import type { S3Client } from './s3-client';
 import { isNotFound, isPreconditionFailure } from './s3-errors';
-import { parseListPage } from './s3-xml';
 
 /** Raw bytes, text, or any other value (stored as JSON). */
 export type StoredBody = Uint8Array | string | object;
@@ -42,9 +41,8 @@ export interface ObjectStore {
 export function createObjectStore(client: S3Client, bucket: string): ObjectStore {
   async function get(key: string, ifNoneMatch?: string): Promise<Fetched<Uint8Array> | undefined> {
     try {
-      const res = await client.send({ method: 'GET', bucket, key, ...(ifNoneMatch ? { headers: { 'if-none-match': ifNoneMatch } } : {}) });
-      if (res.status === 304) return { notModified: true };
-      return { value: new Uint8Array(res.body.buffer, res.body.byteOffset, res.body.byteLength), etag: requireEtag(key, firstHeader(res.headers.etag)) };
+      const res = await client.getObject(bucket, key, ifNoneMatch);
+      return res.notModified ? res : { value: res.body, etag: res.etag };
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw error;
@@ -53,24 +51,20 @@ export function createObjectStore(client: S3Client, bucket: string): ObjectStore
 
   async function write(key: string, body: StoredBody, condition?: WriteCondition): Promise<{ etag: string }> {
     const { bytes, contentType } = encode(key, body);
-    const headers: Record<string, string> = { 'content-type': contentType };
-    if (condition && 'ifNoneMatch' in condition) headers['if-none-match'] = '*';
-    if (condition && 'ifMatch' in condition) headers['if-match'] = condition.ifMatch;
     try {
-      const res = await client.send({ method: 'PUT', bucket, key, headers, body: bytes });
-      return { etag: requireEtag(key, firstHeader(res.headers.etag)) };
+      return await client.putObject(bucket, key, bytes, {
+        contentType,
+        ...(condition && 'ifNoneMatch' in condition ? { ifNoneMatch: '*' } : {}),
+        ...(condition && 'ifMatch' in condition ? { ifMatch: condition.ifMatch } : {}),
+      });
     } catch (error) {
       if (condition && isPreconditionFailure(error)) throw new PreconditionConflictError(key, condition, { cause: error });
       throw error;
     }
   }
 
-  async function listPage(prefix: string, delimiter: string | undefined, token: string | undefined) {
-    const query: Record<string, string> = { 'list-type': '2', prefix };
-    if (delimiter) query.delimiter = delimiter;
-    if (token) query['continuation-token'] = token;
-    return parseListPage((await client.send({ method: 'GET', bucket, query })).body.toString('utf8'));
-  }
+  const listPage = (prefix: string, delimiter: string | undefined, token: string | undefined) =>
+    client.listObjects(bucket, prefix, { ...(delimiter ? { delimiter } : {}), ...(token ? { continuationToken: token } : {}) });
 
   return {
     bucket,
@@ -121,7 +115,7 @@ export function createObjectStore(client: S3Client, bucket: string): ObjectStore
 
     async exists(key) {
       try {
-        await client.send({ method: 'HEAD', bucket, key });
+        await client.headObject(bucket, key);
         return true;
       } catch (error) {
         if (isNotFound(error)) return false;
@@ -131,7 +125,7 @@ export function createObjectStore(client: S3Client, bucket: string): ObjectStore
 
     async delete(key) {
       try {
-        await client.send({ method: 'DELETE', bucket, key });
+        await client.deleteObject(bucket, key);
       } catch (error) {
         if (!isNotFound(error)) throw error;
       }
@@ -169,11 +163,6 @@ function contentTypeFor(key: string): string {
 
 function decodeText(bytes: Uint8Array): string {
   return new TextDecoder('utf-8').decode(bytes);
-}
-
-function requireEtag(key: string, etag: string | undefined): string {
-  if (!etag) throw new Error(`S3 returned no ETag for ${key}; conditional writes need one`);
-  return etag;
 }
 
 // S3 lists in UTF-8 byte order; keys here are ASCII, where that equals code-unit order.

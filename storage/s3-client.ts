@@ -1,38 +1,53 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
-import type { EvolutionConfig } from '../core';
-import { NETWORK_ERROR_CODES } from './network-errors';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import {
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client as SdkS3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
+import { loadConfig, NODE_REGION_CONFIG_FILE_OPTIONS, NODE_REGION_CONFIG_OPTIONS } from '@smithy/core/config';
+import type { S3Settings } from '../core';
+import { describeCredentialSource, REFUSED_CREDENTIAL_CODES, STATIC_KEYS_SOURCE } from './credential-source';
 import { readCaBundle } from './tls';
-import { parseErrorBody } from './s3-xml';
-import { sha256Hex } from './sha256';
-import { canonicalQuery, createSigner, EMPTY_PAYLOAD_HASH, uriEncode } from './sigv4';
 
-export type S3Settings = EvolutionConfig['s3'];
+export type { S3Settings };
 
 /**
- * The store's S3 transport: signed HTTP requests on keep-alive connections, nothing more.
- * The store needs five calls (GET, conditional PUT, HEAD, DELETE, ListObjectsV2); doing them
- * here, instead of through @aws-sdk/client-s3's command pipeline, costs a third of the
- * worker CPU per request (see the README's Performance section).
+ * The store's S3 transport: the six calls the object store makes, through
+ * `@aws-sdk/client-s3` (signing, credentials and their refresh, endpoint and addressing
+ * rules, XML), with every S3 error answer turned into an S3ResponseError.
  */
-export interface S3Request {
-  method: 'GET' | 'PUT' | 'HEAD' | 'DELETE';
-  bucket: string;
-  /** Object key; none for a request on the bucket (a listing, creating it). */
-  key?: string;
-  query?: Record<string, string>;
-  headers?: Record<string, string>;
-  body?: Uint8Array | string;
+export interface S3Client {
+  /** 304 (unchanged since `ifNoneMatch`) is an answer, not an error. */
+  getObject(bucket: string, key: string, ifNoneMatch?: string): Promise<{ notModified: true } | { notModified?: false; body: Uint8Array; etag: string }>;
+  putObject(bucket: string, key: string, body: Uint8Array | string, options: { contentType: string; ifNoneMatch?: '*'; ifMatch?: string }): Promise<{ etag: string }>;
+  headObject(bucket: string, key: string): Promise<void>;
+  deleteObject(bucket: string, key: string): Promise<void>;
+  /** One ListObjectsV2 page. */
+  listObjects(bucket: string, prefix: string, options?: { delimiter?: string; continuationToken?: string }): Promise<ListPage>;
+  /** Creates a bucket; one that exists already is fine. */
+  createBucket(bucket: string): Promise<void>;
+  /** Where the credentials of the last request came from (named in credential errors). */
+  credentialSource(): string;
+  /** Closes the idle keep-alive connections. */
+  destroy(): void;
 }
 
-export interface S3Response {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
+export interface ListPage {
+  keys: string[];
+  /** CommonPrefixes (with a delimiter), each ending in the delimiter. */
+  prefixes: string[];
+  /** Set when the listing goes on. */
+  nextToken?: string;
 }
 
-/** An answer other than 2xx or 304, with S3's error code when the body carried one. */
+/** An S3 answer other than 2xx or 304, with S3's error code when it gave one. */
 export class S3ResponseError extends Error {
   override name = 'S3ResponseError';
 
@@ -41,150 +56,284 @@ export class S3ResponseError extends Error {
     readonly code: string | undefined,
     readonly requestId: string | undefined,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
-export interface S3Client {
-  /** 2xx and 304 answers; any other status throws S3ResponseError. */
-  send(request: S3Request): Promise<S3Response>;
-  /** Closes the idle keep-alive connections. */
-  destroy(): void;
+/** No credentials could be resolved (the provider chain found none, or its source failed). */
+export class S3CredentialsError extends Error {
+  override name = 'S3CredentialsError';
+
+  constructor(
+    readonly source: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
 }
 
 /**
- * Temporal decides activity retries; the client only rides out a network blip or two.
- * (A retried conditional PUT whose first response was lost comes back as a 412; the
- * stores treat "412 but the stored object is what I wrote" as success.)
+ * Temporal decides activity retries; the SDK's own standard retry (3 attempts, jittered
+ * backoff, a retry quota) only rides out a network blip or a throttled answer or two.
+ * (A retried conditional PUT whose first response was lost comes back as a 412; the stores
+ * treat "412 but the stored object is what I wrote" as success.)
  */
 const DEFAULT_MAX_ATTEMPTS = 3;
 const CONNECT_TIMEOUT_MS = 5_000;
-const SOCKET_IDLE_TIMEOUT_MS = 30_000;
-const RETRY_BASE_DELAY_MS = 100;
-const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
-const DNS_LABEL = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
-/** S3's own "took too long to send the body" answer (HTTP 400) is transient too. */
-const RETRYABLE_CODES = new Set(['RequestTimeout', 'SlowDown']);
+const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * Sockets per S3 host: a worker runs up to a few hundred activities and local activities at
+ * once, each making one request at a time; beyond this, requests queue for a socket.
+ */
+const MAX_SOCKETS = 256;
+const FALLBACK_REGION = 'us-east-1';
+
+/**
+ * Client-level middleware the store does without: logging (no logger is configured),
+ * the user-agent header (telemetry only), Lambda's trace header, the bucket-name check (the
+ * bucket is validated with the configuration), region redirects (off: `followRegionRedirects`
+ * is not set), `Expect: 100-continue` (the store's objects are small; with it the handler
+ * opens a new connection per request), and S3 Express One Zone sessions (directory buckets are
+ * not used). Each would run on every request. A name the SDK no longer uses is skipped.
+ */
+const UNUSED_MIDDLEWARE = [
+  'loggerMiddleware',
+  'getUserAgentMiddleware',
+  'recursionDetectionMiddleware',
+  'validateBucketNameMiddleware',
+  'regionRedirectMiddleware',
+  'addExpectContinueMiddleware',
+  's3ExpressMiddleware',
+];
 
 export function createS3Client(s3: S3Settings, options: { maxAttempts?: number } = {}): S3Client {
-  const endpoint = new URL(s3.endpoint);
-  const https = endpoint.protocol === 'https:';
-  const agent = https ? new HttpsAgent({ keepAlive: true, ...(s3.caFile ? { ca: readCaBundle('EVOLUTION_S3_CA_FILE', s3.caFile) } : {}) }) : new HttpAgent({ keepAlive: true });
-  const sign = createSigner({ accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey }, s3.region);
-  const basePath = endpoint.pathname.replace(/\/+$/, '');
-  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-
-  // `new URL` keeps an IPv6 literal's brackets in hostname; sockets want the bare address (Host keeps them).
-  const hostname = endpoint.hostname.replace(/^\[(.*)\]$/, '$1');
+  // The pinned SDK supports this Node; its notice about the Node that future SDK versions need is noise in every process.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const staticKeys = s3.accessKeyId && s3.secretAccessKey ? { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } : undefined;
+  let source = staticKeys ? STATIC_KEYS_SOURCE : describeCredentialSource(undefined, s3.profile ?? process.env.AWS_PROFILE);
+  const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: MAX_SOCKETS });
+  const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: MAX_SOCKETS, ...(s3.caFile ? { ca: readCaBundle('EVOLUTION_S3_CA_FILE', s3.caFile) } : {}) });
+  // Shared by the SDK client of every bucket: one credential chain (resolved and refreshed once), one region lookup.
+  const config: S3ClientConfig = {
+    ...(s3.endpoint ? { endpoint: s3.endpoint } : {}),
+    region: s3.region ?? regionFromSharedConfig(s3.profile),
+    forcePathStyle: s3.forcePathStyle,
+    credentials: staticKeys ?? chainCredentials(s3.profile, (described) => (source = described)),
+    maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    // S3-compatible servers neither need nor all accept the SDK's default CRC32 checksums;
+    // ETags and the store's own hashes cover its objects.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    disableS3ExpressSessionAuth: true,
+    // The middleware stack is resolved once per command class instead of on every send (see sdkFor).
+    cacheMiddleware: true,
+    requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, httpAgent, httpsAgent },
+  };
+  const clients = new Map<string, SdkS3Client>();
 
   /**
-   * Virtual-hosted `{bucket}.{host}/{key}`, unless path-style is forced or the bucket cannot
-   * be a host name there: an IP-literal endpoint, or a bucket that is not one DNS label
-   * (a dotted name would not match the server's wildcard certificate). Else `/{bucket}/{key}`.
+   * The SDK client for one bucket. One per bucket because with `cacheMiddleware` the requests
+   * of a command class share one handler context, which the endpoint middleware writes on each
+   * request: the same for every key of a bucket, not across buckets (path-style endpoints name it).
    */
-  function addressOf(bucket: string, key: string | undefined): { hostname: string; host: string; path: string } {
-    const encodedKey = key === undefined ? '' : key.split('/').map(uriEncode).join('/');
-    if (s3.forcePathStyle || isIP(hostname) !== 0 || !DNS_LABEL.test(bucket)) {
-      return { hostname, host: endpoint.host, path: `${basePath}/${bucket}${key === undefined ? '' : `/${encodedKey}`}` };
-    }
-    return { hostname: `${bucket}.${hostname}`, host: `${bucket}.${endpoint.host}`, path: `${basePath}/${encodedKey}` };
+  function sdkFor(bucket: string): SdkS3Client {
+    let sdk = clients.get(bucket);
+    if (sdk) return sdk;
+    sdk = new SdkS3Client(config);
+    for (const name of UNUSED_MIDDLEWARE) sdk.middlewareStack.remove(name);
+    reuseSigner(sdk);
+    clients.set(bucket, sdk);
+    return sdk;
   }
 
-  function attempt(request: S3Request): Promise<S3Response> {
-    const { hostname: connectTo, host, path } = addressOf(request.bucket, request.key);
-    const query = request.query ?? {};
-    const body = request.body === undefined ? undefined : typeof request.body === 'string' ? Buffer.from(request.body) : request.body;
-    const headers = sign(
-      {
-        method: request.method,
-        path,
-        query,
-        headers: { ...request.headers, host, ...(body ? { 'content-length': String(body.byteLength) } : {}) },
-        payloadHash: body ? sha256Hex(body) : EMPTY_PAYLOAD_HASH,
-      },
-      new Date(),
-    );
-    const search = canonicalQuery(query);
-    const send = https ? httpsRequest : httpRequest;
-    return new Promise<S3Response>((resolve, reject) => {
-      const req = send({
-        protocol: endpoint.protocol,
-        hostname: connectTo,
-        port: endpoint.port || undefined,
-        method: request.method,
-        path: search ? `${path}?${search}` : path,
-        headers,
-        agent,
-      });
-      req.on('socket', (socket) => {
-        if (!socket.connecting) return;
-        const timer = setTimeout(() => req.destroy(timeoutError(`connecting to ${endpoint.host} took over ${CONNECT_TIMEOUT_MS} ms`)), CONNECT_TIMEOUT_MS);
-        socket.once('connect', () => clearTimeout(timer));
-        socket.once('close', () => clearTimeout(timer));
-      });
-      req.setTimeout(SOCKET_IDLE_TIMEOUT_MS, () => req.destroy(timeoutError(`no answer from ${endpoint.host} for ${SOCKET_IDLE_TIMEOUT_MS} ms`)));
-      req.once('error', reject);
-      req.once('response', (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.once('error', reject);
-        res.once('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      });
-      req.end(body);
-    });
+  async function call<T>(what: string, send: () => Promise<T>): Promise<T> {
+    try {
+      return await send();
+    } catch (error) {
+      throw s3Error(error, what, source);
+    }
   }
 
   return {
-    async send(request) {
-      for (let attemptNo = 1; ; attemptNo++) {
-        let failure: unknown;
-        try {
-          const res = await attempt(request);
-          if ((res.status >= 200 && res.status < 300) || res.status === 304) return res;
-          failure = responseError(request, res);
-        } catch (e) {
-          failure = e;
-        }
-        if (!isRetryable(failure) || attemptNo >= maxAttempts) throw failure;
-        await new Promise((r) => setTimeout(r, Math.random() * RETRY_BASE_DELAY_MS * 2 ** attemptNo));
+    async getObject(bucket, key, ifNoneMatch) {
+      let res;
+      try {
+        res = await sdkFor(bucket).send(new GetObjectCommand({ Bucket: bucket, Key: key, ...(ifNoneMatch ? { IfNoneMatch: ifNoneMatch } : {}) }));
+      } catch (error) {
+        if (statusOf(error) === 304) return { notModified: true };
+        throw s3Error(error, `GET ${bucket}/${key}`, source);
+      }
+      const body = await call(`GET ${bucket}/${key}`, () => res.Body!.transformToByteArray());
+      return { body, etag: requireEtag(key, res.ETag) };
+    },
+
+    async putObject(bucket, key, body, { contentType, ifNoneMatch, ifMatch }) {
+      const res = await call(`PUT ${bucket}/${key}`, () =>
+        sdkFor(bucket).send(
+          new PutObjectCommand({
+            Bucket: bucket,
+            Key: key,
+            Body: body,
+            ContentType: contentType,
+            ...(ifNoneMatch ? { IfNoneMatch: ifNoneMatch } : {}),
+            ...(ifMatch ? { IfMatch: ifMatch } : {}),
+          }),
+        ),
+      );
+      return { etag: requireEtag(key, res.ETag) };
+    },
+
+    async headObject(bucket, key) {
+      await call(`HEAD ${bucket}/${key}`, () => sdkFor(bucket).send(new HeadObjectCommand({ Bucket: bucket, Key: key })));
+    },
+
+    async deleteObject(bucket, key) {
+      await call(`DELETE ${bucket}/${key}`, () => sdkFor(bucket).send(new DeleteObjectCommand({ Bucket: bucket, Key: key })));
+    },
+
+    async listObjects(bucket, prefix, { delimiter, continuationToken } = {}) {
+      const res = await call(`LIST ${bucket}/${prefix}`, () =>
+        sdkFor(bucket).send(
+          new ListObjectsV2Command({
+            Bucket: bucket,
+            Prefix: prefix,
+            ...(delimiter ? { Delimiter: delimiter } : {}),
+            ...(continuationToken ? { ContinuationToken: continuationToken } : {}),
+          }),
+        ),
+      );
+      const nextToken = res.IsTruncated ? res.NextContinuationToken : undefined;
+      if (res.IsTruncated && !nextToken) throw new Error(`S3 listing of ${bucket}/${prefix} is truncated but has no NextContinuationToken`);
+      return {
+        keys: (res.Contents ?? []).flatMap((o) => (o.Key === undefined ? [] : [o.Key])),
+        prefixes: (res.CommonPrefixes ?? []).flatMap((p) => (p.Prefix === undefined ? [] : [p.Prefix])),
+        ...(nextToken ? { nextToken } : {}),
+      };
+    },
+
+    async createBucket(bucket) {
+      try {
+        await call(`CREATE BUCKET ${bucket}`, () => sdkFor(bucket).send(new CreateBucketCommand({ Bucket: bucket })));
+      } catch (e) {
+        if (e instanceof S3ResponseError && (e.code === 'BucketAlreadyOwnedByYou' || e.code === 'BucketAlreadyExists')) return;
+        throw e;
       }
     },
-    destroy: () => agent.destroy(),
+
+    credentialSource: () => source,
+    destroy() {
+      for (const sdk of clients.values()) sdk.destroy();
+      clients.clear();
+      httpAgent.destroy();
+      httpsAgent.destroy();
+    },
+  };
+}
+
+/**
+ * The SDK builds a new SigV4 signer (copying the whole client configuration, and so deriving
+ * its signing key afresh) for every request whose endpoint names an auth scheme, as S3's
+ * always do. The signer for a scheme, region and service does not change: build it once.
+ */
+function reuseSigner(sdk: SdkS3Client): void {
+  const config = sdk.config as { signer?: unknown };
+  const build = config.signer;
+  if (typeof build !== 'function') return;
+  const signers = new Map<string, Promise<unknown>>();
+  config.signer = (authScheme?: { name?: string; signingRegion?: string; signingName?: string }) => {
+    const key = `${authScheme?.name}|${authScheme?.signingRegion}|${authScheme?.signingName}`;
+    let signer = signers.get(key);
+    if (!signer) {
+      signer = (build as (scheme?: unknown) => Promise<unknown>)(authScheme);
+      signers.set(key, signer);
+      signer.catch(() => signers.delete(key));
+    }
+    return signer;
   };
 }
 
 /** Creates a bucket (the local S3 server's, a test's own); one that exists already is fine. */
-export async function createBucket(client: S3Client, bucket: string): Promise<void> {
-  try {
-    await client.send({ method: 'PUT', bucket });
-  } catch (e) {
-    if (e instanceof S3ResponseError && (e.code === 'BucketAlreadyOwnedByYou' || e.code === 'BucketAlreadyExists')) return;
-    throw e;
-  }
+export function createBucket(client: S3Client, bucket: string): Promise<void> {
+  return client.createBucket(bucket);
 }
 
-function responseError(request: S3Request, res: S3Response): S3ResponseError {
-  const { code, message } = parseErrorBody(res.body.toString('utf8'));
-  const requestId = firstHeader(res.headers['x-amz-request-id']);
-  const what = `${request.method} ${request.bucket}${request.key === undefined ? '' : `/${request.key}`}`;
-  return new S3ResponseError(
-    res.status,
-    code ?? (res.status === 404 ? 'NotFound' : undefined),
-    requestId,
-    `S3 ${what}: HTTP ${res.status}${code ? ` ${code}` : ''}${message ? `: ${message}` : ''}`,
-  );
+/**
+ * The SDK's default provider chain (its own memoization refreshes expiring credentials
+ * before they expire), noting where each resolved set came from.
+ */
+function chainCredentials(profile: string | undefined, onSource: (described: string) => void) {
+  const chain = fromNodeProviderChain(profile ? { profile } : {});
+  let last: unknown;
+  const provider = async (props?: Parameters<typeof chain>[0]) => {
+    let credentials;
+    try {
+      credentials = await chain(props);
+    } catch (error) {
+      const described = describeCredentialSource(undefined, profile ?? process.env.AWS_PROFILE);
+      throw new S3CredentialsError(described, `S3 credentials: none could be loaded from ${described}: ${oneLine((error as Error).message)}`, { cause: error });
+    }
+    if (credentials !== last) {
+      last = credentials;
+      onSource(describeCredentialSource((credentials as { $source?: Record<string, string> }).$source, profile ?? process.env.AWS_PROFILE));
+    }
+    return credentials;
+  };
+  // The chain memoizes and refreshes by itself: the client need not wrap it again.
+  return Object.assign(provider, { memoized: true });
 }
 
-function isRetryable(error: unknown): boolean {
-  if (error instanceof S3ResponseError) return RETRYABLE_STATUS.has(error.status) || RETRYABLE_CODES.has(error.code ?? '');
-  return NETWORK_ERROR_CODES.has((error as NodeJS.ErrnoException).code ?? '');
+/** AWS_REGION or the profile's `region`, as the SDK would find it; else us-east-1 (S3-compatible servers rarely care). */
+function regionFromSharedConfig(profile: string | undefined): () => Promise<string> {
+  const load = loadConfig(NODE_REGION_CONFIG_OPTIONS, { ...NODE_REGION_CONFIG_FILE_OPTIONS, ...(profile ? { profile } : {}) });
+  let region: Promise<string> | undefined;
+  return () => (region ??= load().catch(() => FALLBACK_REGION));
 }
 
-function timeoutError(message: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(message), { code: 'ETIMEDOUT', name: 'TimeoutError' });
+function statusOf(error: unknown): number | undefined {
+  return (error as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode;
 }
 
-export function firstHeader(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
+/**
+ * An SDK failure as the stores classify it: an S3 answer becomes an S3ResponseError (a refused
+ * credential names its source), a credential failure stays an S3CredentialsError, and a
+ * network error (ECONNREFUSED, a timeout) is passed on as it is.
+ */
+function s3Error(error: unknown, what: string, source: string): unknown {
+  if (error instanceof S3CredentialsError || error instanceof S3ResponseError) return error;
+  const status = statusOf(error);
+  if (status === undefined || !(error instanceof Error)) return error;
+  const e = error as Error & { Code?: string; $metadata: { requestId?: string } };
+  const code = e.Code ?? (e.name && e.name !== 'Unknown' && e.name !== 'UnknownError' ? e.name : undefined);
+  const detail = e.message && e.message !== 'UnknownError' ? `: ${oneLine(e.message)}` : '';
+  const message =
+    code && REFUSED_CREDENTIAL_CODES.has(code)
+      ? `S3 refused the credentials from ${source} (${code}) at ${what}${detail}`
+      : `S3 ${what}: HTTP ${status}${code ? ` ${code}` : ''}${detail}${status === 403 ? ` (credentials from ${source})` : ''}`;
+  return new S3ResponseError(status, code, e.$metadata.requestId, message, { cause: error });
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+function requireEtag(key: string, etag: string | undefined): string {
+  if (!etag) throw new Error(`S3 returned no ETag for ${key}; conditional writes need one`);
+  return etag;
+}
+
+const shared = new Map<string, S3Client>();
+
+/**
+ * The process's one client for these settings (any bucket): its connections, credentials
+ * (resolved and refreshed once, not per store) and endpoint rules serve every store built on it.
+ */
+export function sharedS3Client(s3: S3Settings): S3Client {
+  const { bucket: _bucket, ...rest } = s3;
+  const key = JSON.stringify(rest, Object.keys(rest).sort());
+  let client = shared.get(key);
+  if (!client) shared.set(key, (client = createS3Client(s3)));
+  return client;
 }

@@ -6,7 +6,7 @@ import { createObjectStore, type ObjectStore } from './object-store';
 import { payloadStore } from './payload-store';
 import { pointerStore } from './pointer-store';
 import { revisionStore } from './revision-store';
-import { createS3Client, type S3Client, type S3Settings } from './s3-client';
+import { sharedS3Client, type S3Client, type S3Settings } from './s3-client';
 import { scopeIndexStore } from './scope-index-store';
 
 /** Every domain operation on the bucket; each one is idempotent under Temporal retries. */
@@ -28,7 +28,7 @@ export function skillStoreOn(objects: ObjectStore) {
 
 export type SkillStore = ReturnType<typeof skillStoreOn>;
 
-/** One client per process is enough (it pools connections); pass it to share. */
-export function createSkillStore(s3: S3Settings, client: S3Client = createS3Client(s3)): SkillStore {
+/** On the process's one S3 client for these settings, unless given another. */
+export function createSkillStore(s3: S3Settings, client: S3Client = sharedS3Client(s3)): SkillStore {
   return skillStoreOn(createObjectStore(client, s3.bucket));
 }

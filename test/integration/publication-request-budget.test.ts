@@ -19,7 +19,7 @@ let store: SkillStore;
 
 beforeAll(async () => {
   const base = await realServices();
-  proxy = await startCountingProxy(base.s3.endpoint);
+  proxy = await startCountingProxy(base.s3.endpoint!);
   const config: EvolutionConfig = {
     ...base,
     s3: { ...base.s3, endpoint: proxy.endpoint },

@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createObjectStore, createS3Client, S3ResponseError, type S3Settings } from '../../storage';
+import { createObjectStore, createS3Client, mapLimit, S3ResponseError, type S3Settings } from '../../storage';
 import { freeLocalPort } from '../../workers/telemetry/runtime';
 import { realServices, uniqueName } from '../support/infra';
 
@@ -52,10 +52,10 @@ async function faultyProxy(
   };
 }
 
-describe('S3 client (signed requests against the real S3 server)', () => {
+describe('S3 client (@aws-sdk/client-s3 against the real S3 server)', () => {
   let proxy: Awaited<ReturnType<typeof faultyProxy>>;
   beforeAll(async () => {
-    proxy = await faultyProxy(s3.endpoint);
+    proxy = await faultyProxy(s3.endpoint!);
   });
   afterAll(async () => {
     await proxy?.close();
@@ -63,29 +63,48 @@ describe('S3 client (signed requests against the real S3 server)', () => {
 
   it('writes, reads back, conditions and deletes an object whose key needs encoding', async () => {
     const client = createS3Client(s3);
-    const key = `s3-client/${uniqueName('k')}/a b+c&d=é!(x).json`;
-    const put = await client.send({ method: 'PUT', bucket: s3.bucket, key, headers: { 'if-none-match': '*', 'content-type': 'application/json' }, body: '{"a":1}' });
-    expect(put.headers.etag).toMatch(/^"?[0-9a-f-]+"?$/);
-    const got = await client.send({ method: 'GET', bucket: s3.bucket, key });
-    expect(got.body.toString()).toBe('{"a":1}');
-    const unchanged = await client.send({ method: 'GET', bucket: s3.bucket, key, headers: { 'if-none-match': put.headers.etag as string } });
-    expect(unchanged.status).toBe(304);
-    const again = await client.send({ method: 'PUT', bucket: s3.bucket, key, headers: { 'if-none-match': '*' }, body: 'x' }).catch((e: unknown) => e);
+    const key = `s3-client/${uniqueName('k')}/a b+c&d=é!(x)*'~.json`;
+    const put = await client.putObject(s3.bucket, key, '{"a":1}', { contentType: 'application/json', ifNoneMatch: '*' });
+    expect(put.etag).toMatch(/^"?[0-9a-f-]+"?$/);
+    const got = await client.getObject(s3.bucket, key);
+    expect(got.notModified ? undefined : Buffer.from(got.body).toString()).toBe('{"a":1}');
+    expect(await client.getObject(s3.bucket, key, put.etag)).toEqual({ notModified: true });
+    const again = await client.putObject(s3.bucket, key, 'x', { contentType: 'text/plain', ifNoneMatch: '*' }).catch((e: unknown) => e);
     expect(again).toBeInstanceOf(S3ResponseError);
     expect(again).toMatchObject({ status: 412 });
-    const listed = await client.send({ method: 'GET', bucket: s3.bucket, query: { 'list-type': '2', prefix: key } });
-    expect(listed.body.toString()).toContain('<Key>');
-    await client.send({ method: 'DELETE', bucket: s3.bucket, key });
-    await expect(client.send({ method: 'HEAD', bucket: s3.bucket, key })).rejects.toMatchObject({ status: 404, code: 'NotFound' });
+    const stale = await client.putObject(s3.bucket, key, 'x', { contentType: 'text/plain', ifMatch: '"0123456789abcdef0123456789abcdef"' }).catch((e: unknown) => e);
+    expect(stale).toMatchObject({ status: 412 });
+    const replaced = await client.putObject(s3.bucket, key, '{"a":2}', { contentType: 'application/json', ifMatch: put.etag });
+    expect(replaced.etag).not.toBe(put.etag);
+    expect((await client.listObjects(s3.bucket, key)).keys).toEqual([key]);
+    await client.headObject(s3.bucket, key);
+    await client.deleteObject(s3.bucket, key);
+    await expect(client.headObject(s3.bucket, key)).rejects.toMatchObject({ status: 404, code: 'NotFound' });
+    await expect(client.getObject(s3.bucket, key)).rejects.toMatchObject({ status: 404, code: 'NoSuchKey' });
     client.destroy();
   });
 
-  it('a refused signature is an S3ResponseError naming the request, the status and S3 code', async () => {
+  it('a listing longer than one page (1,000 keys) is read to its end, keys and common prefixes alike', async () => {
+    const objects = createObjectStore(createS3Client(s3), s3.bucket);
+    const prefix = `s3-client/${uniqueName('pages')}/`;
+    const keys = Array.from({ length: 1_005 }, (_, i) => `${prefix}${i < 5 ? `dir-${i}/x` : `k-${String(i).padStart(4, '0')}`}`);
+    await mapLimit(keys, 32, (key) => objects.put(key, '.'));
+    const listed = await objects.list(prefix);
+    expect(listed).toEqual([...keys].sort());
+    const children = await objects.listChildren(prefix);
+    expect(children).toHaveLength(1_005);
+    expect(children.slice(0, 5)).toEqual(['dir-0', 'dir-1', 'dir-2', 'dir-3', 'dir-4']);
+  });
+
+  it('a refused key is an S3ResponseError, one line naming the credential source, the request and S3 code', async () => {
     const client = createS3Client({ ...s3, secretAccessKey: `${s3.secretAccessKey}-wrong` });
-    const error = await client.send({ method: 'GET', bucket: s3.bucket, key: 'any/key.json' }).catch((e: unknown) => e);
+    const error = await client.getObject(s3.bucket, 'any/key.json').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(S3ResponseError);
     expect((error as S3ResponseError).status).toBe(403);
-    expect((error as Error).message).toMatch(new RegExp(`^S3 GET ${s3.bucket}/any/key\\.json: HTTP 403 \\w+`));
+    expect((error as Error).message).toMatch(
+      new RegExp(`^S3 refused the credentials from S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY \\(SignatureDoesNotMatch\\) at GET ${s3.bucket}/any/key\\.json: \\S`),
+    );
+    expect((error as Error).message).not.toContain('\n');
     client.destroy();
   });
 
@@ -94,14 +113,15 @@ describe('S3 client (signed requests against the real S3 server)', () => {
     const key = `s3-client/${uniqueName('retry')}.txt`;
     proxy.failNext(2, 503);
     const before = proxy.requests();
-    await client.send({ method: 'PUT', bucket: s3.bucket, key, body: 'ok' });
+    await client.putObject(s3.bucket, key, 'ok', { contentType: 'text/plain' });
     expect(proxy.requests() - before).toBe(3);
 
     proxy.failNext(3, 503);
-    const error = await client.send({ method: 'GET', bucket: s3.bucket, key }).catch((e: unknown) => e);
+    const error = await client.getObject(s3.bucket, key).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(S3ResponseError);
     expect((error as Error).message).toBe(`S3 GET ${s3.bucket}/${key}: HTTP 503 SlowDown: Please reduce your request rate.`);
-    expect((await client.send({ method: 'GET', bucket: s3.bucket, key })).body.toString()).toBe('ok');
+    const got = await client.getObject(s3.bucket, key);
+    expect(got.notModified ? undefined : Buffer.from(got.body).toString()).toBe('ok');
     client.destroy();
   });
 
@@ -110,7 +130,7 @@ describe('S3 client (signed requests against the real S3 server)', () => {
     const key = `s3-client/${uniqueName('timeout')}.txt`;
     proxy.failNext(1, 400, 'RequestTimeout');
     const before = proxy.requests();
-    await client.send({ method: 'PUT', bucket: s3.bucket, key, body: 'ok' });
+    await client.putObject(s3.bucket, key, 'ok', { contentType: 'text/plain' });
     expect(proxy.requests() - before).toBe(2);
     client.destroy();
   });
@@ -119,7 +139,7 @@ describe('S3 client (signed requests against the real S3 server)', () => {
     const client = createS3Client({ ...s3, endpoint: proxy.endpoint });
     proxy.failNext(1, 400, 'InvalidArgument');
     const before = proxy.requests();
-    await expect(client.send({ method: 'GET', bucket: s3.bucket, key: 'x' })).rejects.toMatchObject({ status: 400 });
+    await expect(client.getObject(s3.bucket, 'x')).rejects.toMatchObject({ status: 400, code: 'InvalidArgument' });
     expect(proxy.requests() - before).toBe(1);
     client.destroy();
   });
@@ -132,7 +152,7 @@ describe('S3 client (signed requests against the real S3 server)', () => {
   });
 
   it('an IPv6 endpoint, and virtual-hosted style on an IP endpoint (which falls back to path-style)', async () => {
-    const v6 = await faultyProxy(s3.endpoint, '::1');
+    const v6 = await faultyProxy(s3.endpoint!, '::1');
     try {
       for (const settings of [
         { ...s3, endpoint: v6.endpoint },
@@ -150,7 +170,7 @@ describe('S3 client (signed requests against the real S3 server)', () => {
 
   it('an endpoint nobody listens on fails with the network error, after the retries', async () => {
     const client = createS3Client({ ...s3, endpoint: `http://127.0.0.1:${await freeLocalPort()}` });
-    await expect(client.send({ method: 'GET', bucket: s3.bucket, key: 'x' })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await expect(client.getObject(s3.bucket, 'x')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     client.destroy();
   });
 });
