@@ -10,7 +10,7 @@ export const ROTATING_EXPIRES_IN_MS = 5 * 60_000 + 4_000;
 export interface CredentialProcessCall {
   accessKeyId: string;
   at: number;
-  /** The process that ran it and that one's parent (the SDK may run it through a shell). */
+  /** The process that ran it and its ancestors (the SDK may run it through a shell). */
   callers: number[];
 }
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // A `credential_process` for tests: each call hands out the next of the local S3 server's test
 // identities, expiring EXPIRES_IN_MS from now, and appends a line to LOG_FILE naming the key it
-// gave and the processes it was called from (its parent, and that one's parent, as the SDK
-// may run it through a shell). Usage: rotating-credential-process.js LOG_FILE EXPIRES_IN_MS KEY:SECRET,KEY:SECRET
+// gave and the processes it was called from (its parent and their parents: the SDK may run it
+// through a shell, and bin/evolution.js may run the CLI again under another node). Usage: rotating-credential-process.js LOG_FILE EXPIRES_IN_MS KEY:SECRET,KEY:SECRET
 'use strict';
 const { appendFileSync, readFileSync } = require('node:fs');
 
@@ -22,7 +22,9 @@ const parentOf = (pid) => {
     return 0;
   }
 };
-appendFileSync(logFile, `${JSON.stringify({ accessKeyId, at: Date.now(), callers: [process.ppid, parentOf(process.ppid)] })}\n`);
+const callers = [process.ppid];
+while (callers.length < 5 && callers[callers.length - 1] > 1) callers.push(parentOf(callers[callers.length - 1]));
+appendFileSync(logFile, `${JSON.stringify({ accessKeyId, at: Date.now(), callers })}\n`);
 process.stdout.write(
   JSON.stringify({ Version: 1, AccessKeyId: accessKeyId, SecretAccessKey: secretAccessKey, Expiration: new Date(Date.now() + Number(expiresInMs)).toISOString() }),
 );

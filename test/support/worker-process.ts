@@ -22,10 +22,11 @@ export interface WorkerProcess {
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
-export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
+/** `baseEnv`: what the process inherits before `env` (default: this process's environment and the local services'). */
+export function startWorkerProcess(env: Record<string, string>, baseEnv: NodeJS.ProcessEnv = { ...process.env, ...infraEnv() }): WorkerProcess {
   const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'evolution.js'), 'worker'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, ...infraEnv(), ...env },
+    env: { ...baseEnv, ...env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
