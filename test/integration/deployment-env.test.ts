@@ -23,7 +23,7 @@ const READ_BY_LIBRARIES: Record<string, string> = {
   TEMPORAL_TLS_SERVER_NAME: '@temporalio/envconfig',
   TEMPORAL_TLS_CLIENT_CERT_PATH: '@temporalio/envconfig',
   TEMPORAL_TLS_CLIENT_KEY_PATH: '@temporalio/envconfig',
-  AWS_REGION: 'the AWS SDK for JavaScript (issue 30 item 1 moves storage/ onto it)',
+  AWS_REGION: 'the AWS SDK for JavaScript (its STS calls for roles); core/config reads it too, for the S3 region',
   NODE_ENV: 'Node.js libraries (production mode)',
 };
 
@@ -38,6 +38,9 @@ const NOT_FOR_DEPLOYMENT: Record<string, string> = {
   RECORD_HISTORIES_DIR: 'npm run record-histories only',
   TEMPORAL_UI_URL: 'printed by the demo from the local services',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'set by bin/evolution.js itself',
+  AWS_PROFILE: 'a named profile of the shared AWS config files (workstations, CI); a deployment gives the pod a role (IRSA, Pod Identity), which the same credential chain finds',
+  AWS_ENDPOINT_URL_S3: 'the standard name of S3_ENDPOINT, which the deployments set (AWS S3 itself needs neither)',
+  AWS_ENDPOINT_URL: 'the standard every-service form of AWS_ENDPOINT_URL_S3; deployments set S3_ENDPOINT',
   EVOLUTION_CONSOLE_HOST: 'deployments pass the console --host',
   EVOLUTION_CONSOLE_PORT: 'deployments pass the console --port',
   OTEL_SDK_DISABLED: 'standard OpenTelemetry switch; tracing is off unless an endpoint is set',
