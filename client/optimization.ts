@@ -23,7 +23,11 @@ import {
   type DatasetSplit,
   type EvolutionConfig,
   type ExperimentRequest,
+  type GepaSearchState,
   type IterationLogEntry,
+  type PreflightShape,
+  planProposals,
+  preflightProblem,
 } from '../core';
 import { experimentReader, type EvaluationRecord, type ExperimentRecord, type ReflectionRecord } from '../storage/experiment-records';
 import { isNonRetryableStorageError, PreconditionConflictError, type SkillStore } from '../storage';
@@ -119,8 +123,24 @@ export async function resolveRequest(store: SkillStore, request: unknown): Promi
   } catch (e) {
     throw new InputError(`invalid experiment request: ${(e as Error).message}`);
   }
+  const problem = preflightProblem(preflightShapeOf(req, dataset));
+  if (problem) throw new InputError(`invalid experiment request: ${problem}`);
   const { dataset: _inline, ...rest } = req;
   return { request: { ...rest, datasetRef: { id: dataset.id, version: dataset.version } }, dataset };
+}
+
+/** What the pre-flight budget check needs from a request and its dataset (and a checkpoint, resuming). */
+export function preflightShapeOf(request: ExperimentRequest, dataset: Pick<Dataset, DatasetSplit>, state?: GepaSearchState): PreflightShape {
+  return {
+    maxMetricCalls: request.options.maxMetricCalls,
+    maxIterations: request.options.maxIterations,
+    feedbackSize: dataset.feedback.length,
+    validationSize: dataset.validation.length,
+    holdoutSize: dataset.holdout.length,
+    reflectionBatchSize: request.options.reflectionBatchSize,
+    selection: request.options.selection,
+    ...(state ? { used: state.budget.used, completedIterations: state.iteration, seedEvaluated: state.candidates.length > 0 } : {}),
+  };
 }
 
 /**
@@ -221,4 +241,122 @@ export async function readExperimentRecords(
     reader.reflections(experimentId),
   ]);
   return { experiment, log, evaluations, reflections };
+}
+
+export interface ResumeOptions {
+  /** The experiment's new maxMetricCalls (a total, spent calls included). */
+  budget?: number;
+  /** The experiment's new maxIterations (a total, iterations done included). */
+  iterations?: number;
+}
+
+export interface ResumedExperiment extends StartedExperiment {
+  /** 1 for the first resume of the experiment. */
+  segment: number;
+  fromIteration: number;
+  metricCallsUsed: number;
+  proposalsPossible: number;
+}
+
+const STOPPED = new Set(['COMPLETED', 'FAILED', 'CANCELED', 'CANCELLED', 'TERMINATED', 'TIMED_OUT']);
+
+/**
+ * `evolution optimize --resume ID [--budget N] [--iterations N]`: continues a finished,
+ * failed, cancelled or time-limited experiment from its latest checkpoint (pool, scores,
+ * PRNG state, lineage, spend). Batches and reflections it had finished are reused from
+ * its records, so nothing finished runs again, and with the same seed it ends where an
+ * uninterrupted run would. Refused while it runs, without a checkpoint, or when the
+ * budget or iteration limit leaves nothing to do (the pre-flight check, with numbers).
+ */
+export async function resumeExperiment(deps: OptimizationDeps, experimentId: string, opts: ResumeOptions = {}): Promise<ResumedExperiment> {
+  if (opts.budget !== undefined && (!Number.isInteger(opts.budget) || opts.budget < 1)) throw new InputError(`--budget must be a positive integer, got ${opts.budget}`);
+  if (opts.iterations !== undefined && (!Number.isInteger(opts.iterations) || opts.iterations < 0))
+    throw new InputError(`--iterations must be a non-negative integer, got ${opts.iterations}`);
+  const workflowId = experimentWorkflowId(experimentId);
+  try {
+    const status = (await deps.client.workflow.getHandle(workflowId).describe()).status.name;
+    if (!STOPPED.has(status))
+      throw new StateError(`experiment ${experimentId} is ${status.toLowerCase()}: cancel it first (\`evolution experiment cancel ${experimentId}\`), then resume it`);
+  } catch (e) {
+    if (!(e instanceof WorkflowNotFoundError)) throw e;
+  }
+  const reader = experimentReader(deps.store);
+  const [stored, state, previous, resumes] = await Promise.all([
+    reader.experiment(experimentId),
+    reader.checkpoint(experimentId),
+    reader.result(experimentId),
+    reader.resumes(experimentId),
+  ]);
+  if (!stored) throw new NotFoundError(`no experiment ${experimentId}`);
+  if (!state) throw new StateError(`experiment ${experimentId} has no checkpoint: it never started searching, so there is nothing to resume; start it again`);
+  const request = parseInput(ExperimentRequestSchema, (stored as { request?: unknown }).request, `experiment ${experimentId}'s stored request`);
+  const options = {
+    ...request.options,
+    ...(opts.budget !== undefined ? { maxMetricCalls: opts.budget } : {}),
+    ...(opts.iterations !== undefined ? { maxIterations: opts.iterations } : {}),
+  };
+  const sizes = { feedback: Array(stored.dataset.cases.feedback), validation: Array(stored.dataset.cases.validation), holdout: Array(stored.dataset.cases.holdout) };
+  const shape = preflightShapeOf({ ...request, options }, sizes, state);
+  const problem = preflightProblem(shape);
+  if (problem) throw new InputError(`experiment ${experimentId} cannot resume: ${problem}`);
+  const plan = planProposals(shape);
+  if (plan.proposalsPossible === 0 && state.candidates.length > 0) {
+    const why =
+      plan.iterationsLeft === 0
+        ? `its ${options.maxIterations} iterations are done (raise them with --iterations N)`
+        : `its budget is spent (raise it with --budget N; ${state.budget.used} of ${options.maxMetricCalls} calls used)`;
+    throw new InputError(`experiment ${experimentId} has nothing left to run: ${why}`);
+  }
+  const segment = Math.max(previous?.resumes ?? 0, resumes.length) + 1;
+  await deps.client.workflow.start<ExperimentWorkflow>(EXPERIMENT_WORKFLOW, {
+    workflowId,
+    taskQueue: deps.config.temporal.taskQueue,
+    args: [
+      {
+        resume: {
+          experimentId,
+          segment,
+          ...(opts.budget !== undefined ? { maxMetricCalls: opts.budget } : {}),
+          ...(opts.iterations !== undefined ? { maxIterations: opts.iterations } : {}),
+        },
+      },
+    ],
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    searchAttributes: { EvolutionKind: ['experiment'], ...(request.skillId ? { EvolutionSkillId: [request.skillId] } : {}) },
+  });
+  return {
+    experimentId,
+    workflowId,
+    dataset: request.datasetRef!,
+    segment,
+    fromIteration: state.iteration,
+    metricCallsUsed: state.budget.used,
+    proposalsPossible: plan.proposalsPossible,
+  };
+}
+
+/**
+ * `evolution experiment cancel ID`: asks the experiment to stop. In-flight evaluations
+ * and the reflector are cancelled; the experiment writes its checkpoint (the last
+ * iteration boundary), its iteration log and a result with status `cancelled`, and can
+ * be resumed. Waits for that report (an experiment started on code before clean
+ * cancellation simply ends cancelled, with no result written).
+ */
+export async function cancelExperiment(client: Client, experimentId: string, opts: { wait?: boolean } = {}): Promise<ExperimentReport | undefined> {
+  const handle = client.workflow.getHandle<ExperimentWorkflow>(experimentWorkflowId(experimentId));
+  try {
+    const status = (await handle.describe()).status.name;
+    if (STOPPED.has(status)) throw new StateError(`experiment ${experimentId} is not running (${status.toLowerCase()})`);
+    await handle.cancel();
+  } catch (e) {
+    if (e instanceof WorkflowNotFoundError) throw new NotFoundError(`no experiment ${experimentId}`);
+    throw e;
+  }
+  if (opts.wait === false) return undefined;
+  try {
+    return (await handle.result()) as ExperimentReport;
+  } catch (e) {
+    if (e instanceof WorkflowFailedError) return undefined; // older steps: cancelled without a report
+    throw e;
+  }
 }

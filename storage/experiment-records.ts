@@ -14,7 +14,8 @@
  * library, the console and the reflector.
  */
 import { z } from 'zod';
-import { EvaluationSchema, IterationLogEntrySchema, type IterationLogEntry } from '../core';
+import { EvaluationSchema, EvaluatorDescriptionSchema, IterationLogEntrySchema, type GepaSearchState, type IterationLogEntry } from '../core';
+import { recordIds } from '../core/gepa/ids';
 import type { ExperimentReport } from '../core/gepa/experiment-types';
 import { DATASET_SPLITS } from '../core/gepa/splits';
 import { mapLimit } from '../core/concurrency';
@@ -39,6 +40,10 @@ export const EvaluationRecordSchema = z.object({
   evaluations: z.array(EvaluationSchema),
   summary: z.object({ count: z.number().int(), total: z.number(), mean: z.number(), objectives: z.record(z.string(), z.number()) }),
   recordedAt: z.string(),
+  /** Absent in records of older runs: metric calls charged, cases answered by the evaluation cache, the versions described. */
+  charged: z.number().int().nonnegative().optional(),
+  cacheHits: z.array(z.string()).optional(),
+  evaluator: EvaluatorDescriptionSchema.optional(),
 });
 export type EvaluationRecord = z.infer<typeof EvaluationRecordSchema>;
 
@@ -59,6 +64,8 @@ export const ReflectionRecordSchema = z.looseObject({
   iteration: z.number().int(),
   component: z.string(),
   evaluationRecordId: z.string(),
+  /** The parent's fingerprint: a resumed experiment reuses the answer for the same parent and component (absent in older records). */
+  parentFingerprint: z.string().optional(),
   answer: z.unknown(),
   screening: z.unknown(),
   /** How the reflector's answer was obtained (response format, repairs, tokens); absent in records written before it was kept. */
@@ -83,6 +90,17 @@ export function experimentReader(store: SkillStore) {
     },
     async result(experimentId: string): Promise<ExperimentReport | undefined> {
       return (await objects.getJson(experimentResultKey(experimentId), ReportSchema))?.value as ExperimentReport | undefined;
+    },
+    /** The latest search-state checkpoint (trusted: our own derived object). */
+    async checkpoint(experimentId: string): Promise<GepaSearchState | undefined> {
+      return (await objects.getJson(experimentStateKey(experimentId), z.looseObject({ experimentId: z.string() })))?.value as GepaSearchState | undefined;
+    },
+    /** The resumes recorded so far (records/resume-s{n}.json keys). */
+    async resumes(experimentId: string): Promise<string[]> {
+      return objects.list(`${experimentRecordsPrefix(experimentId)}resume-`);
+    },
+    async reflection(experimentId: string, iteration: number): Promise<ReflectionRecord | undefined> {
+      return (await objects.getJson(experimentRecordKey(experimentId, recordIds.reflection(iteration)), ReflectionRecordSchema))?.value;
     },
     async evaluation(experimentId: string, recordId: string): Promise<EvaluationRecord | undefined> {
       return (await objects.getJson(experimentRecordKey(experimentId, recordId), EvaluationRecordSchema))?.value;

@@ -55,6 +55,17 @@ export const experimentKey = (experimentId: string) => `${experimentPrefix(exper
 export const experimentRecordsPrefix = (experimentId: string) => `${experimentPrefix(experimentId)}records/`;
 export const experimentRecordKey = (experimentId: string, recordId: string) => `${experimentRecordsPrefix(experimentId)}${safeSegment(recordId)}.json`;
 
+/**
+ * Evaluation cache: one object per evaluator identity (a hash of task queue and versions),
+ * candidate (content fingerprint id) and seed, holding that candidate's evaluations by case.
+ */
+export const evaluationCacheKey = (evaluatorKey: string, candidateId: string, seed: number) =>
+  `eval-cache/${safeSegment(evaluatorKey)}/${safeSegment(candidateId)}/${Math.trunc(seed)}.json`;
+
+/** One object per submitted optimized revision: what its evidence was certified with (re-certification reads these). */
+export const certificationsPrefix = 'certifications/';
+export const certificationKey = (revisionId: string) => `${certificationsPrefix}${safeSegment(revisionId)}.json`;
+
 export const datasetKey = (datasetId: string, version: string) => `datasets/${safeSegment(datasetId)}/${safeSegment(version)}.json`;
 
 export function payloadKey(sha256: string): string {

@@ -3,37 +3,63 @@
  * described at the top of core/gepa/state.ts and its transitions are pure).
  *
  *   prepare (activity)   load or freeze the dataset, re-check it, resolve the parent,
- *                        write experiment.json once
- *   search               seed on Validation, then iterations, raced against the time
- *                        limit (a durable timer); continue-as-new every N iterations
- *                        with the compact state (ids, specs, scores, PRNG state)
- *   holdout              seed vs Validation winner under one paired seed
+ *                        write experiment.json once; or, resuming, load the request and
+ *                        the latest checkpoint
+ *   pre-flight           refuse a budget that cannot afford three proposals
+ *   search               seed on Validation, then iterations (reflections and merges),
+ *                        raced against the time limit (a durable timer); continue-as-new
+ *                        every N iterations with the compact state (ids, specs, scores,
+ *                        PRNG state)
+ *   selection            Validation mean, k-fold, or multi-seed
+ *   holdout              seed vs the selected winner under one paired seed
  *   submission           optional, governed; approval waits in its own workflow
  *   result               result.json and the returned report
  *
  * History stays small: cases and evaluator outputs never enter it. Evaluation runs in
  * child workflows (one per batch) that fan out to the evaluator task queue and write
  * the full records to S3; the experiment sees scores only.
+ *
+ * Versions: an experiment prepared by older code (its prepare answer has no
+ * searchVersion) keeps its original steps on replay; the new ones are keyed on that
+ * recorded answer (docs/versioning.md).
  */
-import { ApplicationFailure, continueAsNew, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, continueAsNew, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { completedResult, ExperimentRequestSchema, failedResult, initSearchState, LOG_TAIL_LIMIT, winnerOf, type ExperimentResult, type GepaSearchState } from '../core';
+import {
+  completedResult,
+  ExperimentRequestSchema,
+  failedResult,
+  initSearchState,
+  LOG_TAIL_LIMIT,
+  preflightProblem,
+  planProposals,
+  totalSpend,
+  winnerOf,
+  withTracking,
+  type ExperimentRequest,
+  type ExperimentResult,
+  type GepaSearchState,
+  type PreflightShape,
+} from '../core';
 import { checkExperimentInput } from '../core/workflow-inputs';
 import { withDeadline } from './gepa/deadline';
 import { failureMessage } from '../core/failure-message';
 import { experimentProgressQuery } from '../core/workflow-api/experiment';
 import { runHoldout, submitWinner } from './gepa/finish';
+import { chooseWinner } from './gepa/selection';
 import { experimentIdFromWorkflowId } from '../core/workflow-ids';
-import { runSearch, type SearchHolder } from './gepa/search';
+import { onVersion2, runSearch, type SearchHolder } from './gepa/search';
 import { requireValidInput } from './input-guard';
 import { storageRetry } from './retry-policies';
 import type {
   ContinuedExperiment,
+  DatasetIndex,
   ExperimentContext,
   ExperimentPhase,
   ExperimentProgress,
   ExperimentReport,
   ExperimentWorkflowInput,
+  ResumeRequest,
   SubmissionOutcome,
 } from '../core/gepa/experiment-types';
 
@@ -47,6 +73,27 @@ const DEFAULT_ITERATIONS_PER_RUN = 20;
 const storage = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: storageRetry });
 
 const invalid = (message: string) => ApplicationFailure.nonRetryable(message, 'InvalidExperimentRequest');
+const notStarted = (experimentId: string, e: unknown) =>
+  // Fail with the reason itself (bad dataset, unknown parent…), not "activity task failed".
+  ApplicationFailure.create({ message: `experiment ${experimentId} could not start: ${failureMessage(e)}`, type: 'ExperimentNotStarted', nonRetryable: true });
+
+function iterationsPerRun(input: ExperimentWorkflowInput): number {
+  // The state keeps the last LOG_TAIL_LIMIT log entries; each run stores its own before moving on.
+  return Math.max(1, Math.min(input.iterationsPerRun ?? DEFAULT_ITERATIONS_PER_RUN, LOG_TAIL_LIMIT));
+}
+
+function preflightShape(request: ExperimentRequest, dataset: DatasetIndex, state?: GepaSearchState): PreflightShape {
+  return {
+    maxMetricCalls: request.options.maxMetricCalls,
+    maxIterations: request.options.maxIterations,
+    feedbackSize: dataset.feedbackIds.length,
+    validationSize: dataset.validationIds.length,
+    holdoutSize: dataset.holdout.length,
+    reflectionBatchSize: request.options.reflectionBatchSize,
+    selection: request.options.selection,
+    ...(state ? { used: state.budget.used, completedIterations: state.iteration, seedEvaluated: state.candidates.length > 0 } : {}),
+  };
+}
 
 /** First run: validate, prepare, and build the initial context and state. */
 async function start(input: ExperimentWorkflowInput): Promise<ContinuedExperiment> {
@@ -60,8 +107,7 @@ async function start(input: ExperimentWorkflowInput): Promise<ContinuedExperimen
   try {
     prepared = await storage.prepareExperiment({ experimentId, workflowId, request, at: startedAt });
   } catch (e) {
-    // Fail with the reason itself (bad dataset, unknown parent…), not "activity task failed".
-    throw ApplicationFailure.create({ message: `experiment ${experimentId} could not start: ${failureMessage(e)}`, type: 'ExperimentNotStarted', nonRetryable: true });
+    throw notStarted(experimentId, e);
   }
   // initSearchState reads only split sizes and Validation ids; the cases themselves stay in S3.
   const toCases = (ids: string[]) => ids.map((id) => ({ id, input: null, critical: false }));
@@ -75,6 +121,13 @@ async function start(input: ExperimentWorkflowInput): Promise<ContinuedExperimen
     state = initSearchState({ experimentId, options: request.options, dataset: sizes });
   } catch (e) {
     throw invalid((e as Error).message);
+  }
+  const v2 = prepared.searchVersion === 2;
+  if (v2) {
+    const shape = preflightShape(request, prepared.dataset);
+    const problem = preflightProblem(shape);
+    if (problem) throw invalid(problem);
+    state = withTracking(state, { plan: planProposals(shape), merge: request.options.merge.enabled });
   }
   const context: ExperimentContext = {
     experimentId,
@@ -90,10 +143,64 @@ async function start(input: ExperimentWorkflowInput): Promise<ContinuedExperimen
     evaluatorTaskQueue: request.options.evaluatorTaskQueue ?? prepared.defaultEvaluatorTaskQueue,
     dataset: prepared.dataset,
     deadlineMs: request.options.timeLimitMs === undefined ? undefined : new Date().getTime() + request.options.timeLimitMs,
-    // The state keeps the last LOG_TAIL_LIMIT log entries; each run stores its own before moving on.
-    iterationsPerRun: Math.max(1, Math.min(input.iterationsPerRun ?? DEFAULT_ITERATIONS_PER_RUN, LOG_TAIL_LIMIT)),
+    iterationsPerRun: iterationsPerRun(input),
+    ...(v2 ? { searchVersion: 2 as const, segment: 0 } : {}),
   };
-  return { context, state, loggedThrough: 0, runs: 0 };
+  return { context, state, ...(v2 ? { committed: state } : {}), loggedThrough: 0, runs: 0 };
+}
+
+/**
+ * A resumed experiment (`evolution optimize --resume`): the stored request and dataset,
+ * the latest checkpoint (an iteration boundary), a new budget or iteration limit when
+ * given, and the pre-flight check from there. Finished batches and reflections are
+ * reused from the records, so nothing finished runs again.
+ */
+async function resume(input: ExperimentWorkflowInput & { resume: ResumeRequest }): Promise<ContinuedExperiment> {
+  const { workflowId } = workflowInfo();
+  const { experimentId, segment } = input.resume;
+  const at = new Date().toISOString();
+  let prepared;
+  try {
+    prepared = await storage.prepareResume({
+      experimentId,
+      workflowId,
+      segment,
+      at,
+      ...(input.resume.maxMetricCalls !== undefined ? { maxMetricCalls: input.resume.maxMetricCalls } : {}),
+      ...(input.resume.maxIterations !== undefined ? { maxIterations: input.resume.maxIterations } : {}),
+    });
+  } catch (e) {
+    throw notStarted(experimentId, e);
+  }
+  const { request } = prepared;
+  const checkpoint = prepared.state;
+  const shape = preflightShape(request, prepared.dataset, checkpoint);
+  const problem = preflightProblem(shape);
+  if (problem) throw invalid(`experiment ${experimentId} cannot resume: ${problem}`);
+  // proposalsPossible counts the whole experiment: those done plus what the budget allows from here.
+  const state = withTracking(
+    { ...checkpoint, maxIterations: request.options.maxIterations, budget: { ...checkpoint.budget, max: request.options.maxMetricCalls } },
+    { plan: { proposalsPossible: checkpoint.iteration + planProposals(shape).proposalsPossible }, merge: request.options.merge.enabled },
+  );
+  const context: ExperimentContext = {
+    experimentId,
+    workflowId,
+    startedAt: prepared.startedAt,
+    seed: request.seed,
+    scope: request.scope,
+    scopeKey: prepared.scopeKey,
+    skillId: request.skillId,
+    parentRevisionId: prepared.parentRevisionId,
+    submit: request.submit,
+    options: request.options,
+    evaluatorTaskQueue: request.options.evaluatorTaskQueue ?? prepared.defaultEvaluatorTaskQueue,
+    dataset: prepared.dataset,
+    deadlineMs: request.options.timeLimitMs === undefined ? undefined : new Date().getTime() + request.options.timeLimitMs,
+    iterationsPerRun: iterationsPerRun(input),
+    searchVersion: 2,
+    segment,
+  };
+  return { context, state, committed: state, loggedThrough: state.iteration, runs: 0 };
 }
 
 export async function experimentWorkflow(input: ExperimentWorkflowInput): Promise<ExperimentReport> {
@@ -103,17 +210,18 @@ export async function experimentWorkflow(input: ExperimentWorkflowInput): Promis
   const runs = (input.continued?.runs ?? 0) + 1;
   setHandler(experimentProgressQuery, () => progress(holder, phase, runs));
 
-  const run = input.continued ?? (await start(input));
-  holder = { context: run.context, state: run.state };
+  const run = input.continued ?? (input.resume ? await resume({ ...input, resume: input.resume }) : await start(input));
+  holder = { context: run.context, state: run.state, ...(run.committed ? { committed: run.committed } : {}) };
   const { context } = run;
+  const v2 = onVersion2(context);
   let loggedThrough = run.loggedThrough;
 
-  /** Stores the log entries of iterations finished since the last flush, and a state checkpoint. */
-  async function flush(): Promise<string | undefined> {
-    const entries = holder!.state.log.filter((e) => e.iteration >= loggedThrough);
+  /** Stores the log entries of iterations finished since the last flush, and a state checkpoint (an iteration boundary on searchVersion 2). */
+  async function flush(state: GepaSearchState = holder!.committed ?? holder!.state): Promise<string | undefined> {
+    const entries = state.log.filter((e) => e.iteration >= loggedThrough);
     try {
-      await storage.recordExperimentProgress({ experimentId: context.experimentId, entries, state: holder!.state });
-      loggedThrough = holder!.state.iteration;
+      await storage.recordExperimentProgress({ experimentId: context.experimentId, entries, state });
+      loggedThrough = state.iteration;
       return undefined;
     } catch (e) {
       return `recording the iteration log failed: ${failureMessage(e)}`;
@@ -134,7 +242,7 @@ export async function experimentWorkflow(input: ExperimentWorkflowInput): Promis
   async function finish(r: ExperimentReport): Promise<ExperimentReport> {
     phase = 'done';
     try {
-      await storage.recordExperimentResult({ report: r });
+      await storage.recordExperimentResult({ report: r, ...(v2 ? { segment: context.segment ?? 0 } : {}) });
     } catch (e) {
       const error = `recording the result failed: ${failureMessage(e)}`;
       return { ...r, error: r.error ? `${r.error}; ${error}` : error };
@@ -144,43 +252,85 @@ export async function experimentWorkflow(input: ExperimentWorkflowInput): Promis
 
   const notSubmitted = (why: string): SubmissionOutcome => (context.submit ? { status: 'skipped', reason: why } : { status: 'not_requested', reason: 'submit was not requested' });
 
+  /** searchVersion 2: a cancelled experiment stops cleanly — its checkpoint and result are written, and it can be resumed. */
+  function endCancelled(): Promise<ExperimentReport> {
+    return CancellationScope.nonCancellable(async () => {
+      await flush();
+      const cancelled = failedResult(context.experimentId, holder!.state, {
+        stopReason: 'cancelled',
+        error: 'the experiment was cancelled; resume it with `evolution optimize --resume`',
+        resumes: context.segment,
+      });
+      return finish(report(cancelled, notSubmitted('the experiment was cancelled: nothing was submitted')));
+    });
+  }
+  const cancelledNow = () => v2 && CancellationScope.current().consideredCancelled;
+
   phase = 'search';
   let searched;
   try {
     searched = await withDeadline(context.deadlineMs, () => runSearch(holder!));
   } catch (e) {
-    if (isCancellation(e)) throw e; // the experiment itself was cancelled: end as cancelled
+    if (isCancellation(e)) {
+      if (v2) return endCancelled();
+      throw e; // an experiment on the older steps ends as cancelled, as it always did
+    }
     await flush();
-    const failed = failedResult(context.experimentId, holder.state, { stopReason: 'error', error: failureMessage(e) });
+    const failed = failedResult(context.experimentId, holder.state, { stopReason: 'error', error: failureMessage(e), resumes: context.segment });
     return finish(report(failed, notSubmitted('the experiment failed: nothing was submitted')));
   }
   if (searched.timedOut) {
+    if (cancelledNow()) return endCancelled();
     await flush();
     const limit = context.options.timeLimitMs;
-    const failed = failedResult(context.experimentId, holder.state, { stopReason: 'time_limit', error: `the search did not finish within its time limit of ${limit} ms` });
+    const failed = failedResult(context.experimentId, holder.state, {
+      stopReason: 'time_limit',
+      error: `the search did not finish within its time limit of ${limit} ms`,
+      resumes: context.segment,
+    });
     return finish(report(failed, notSubmitted('the search exceeded its time limit: nothing was submitted')));
   }
   const flushError = await flush();
   if (searched.value.kind === 'continue') {
     if (flushError) {
-      const failed = failedResult(context.experimentId, holder.state, { stopReason: 'error', error: flushError });
+      const failed = failedResult(context.experimentId, holder.state, { stopReason: 'error', error: flushError, resumes: context.segment });
       return finish(report(failed, notSubmitted('the experiment failed: nothing was submitted')));
     }
-    return continueAsNew<typeof experimentWorkflow>({ continued: { context, state: holder.state, loggedThrough, runs } });
+    return continueAsNew<typeof experimentWorkflow>({
+      continued: { context, state: holder.state, ...(holder.committed ? { committed: holder.committed } : {}), loggedThrough, runs },
+    });
   }
 
   // Search ended normally: from here on a failure returns the partial result with its error.
-  const { stopReason } = searched.value;
-  phase = 'holdout';
-  const holdout = await runHoldout(context, holder.state);
-  holder.state = holdout.state;
-  const result = completedResult(holder.state, { stopReason, promotion: holdout.promotion });
-  phase = 'submission';
-  const submitted = holdout.error ? { submission: notSubmitted(`not submitted: ${holdout.promotion.reason}`) } : await submitWinner(context, holder.state, holdout);
-  if (submitted.submission.revisionId) result.submittedRevisionId = submitted.submission.revisionId;
-  const errors = [flushError, holdout.error, submitted.error].filter((e): e is string => e !== undefined);
-  if (errors.length > 0) result.error = errors.join('; ');
-  return finish(report(result, submitted.submission));
+  try {
+    const { stopReason } = searched.value;
+    phase = 'holdout';
+    const selected = await chooseWinner(holder);
+    if (cancelledNow()) return endCancelled();
+    const holdout = await runHoldout(context, holder.state, selected.chosen);
+    if (cancelledNow()) return endCancelled();
+    holder.state = holdout.state;
+    // A resumed experiment continues from here, with the Holdout (and selection) spend counted.
+    if (v2) holder.committed = holder.state;
+    const checkpointError = v2 ? await flush() : undefined;
+    const result = completedResult(holder.state, {
+      stopReason,
+      promotion: holdout.promotion,
+      ...(selected.report ? { selection: selected.report } : {}),
+      resumes: context.segment,
+    });
+    phase = 'submission';
+    const submitted = holdout.error
+      ? { submission: notSubmitted(`not submitted: ${holdout.promotion.reason}`) }
+      : await submitWinner(context, holder.state, holdout, selected.chosen);
+    if (submitted.submission.revisionId) result.submittedRevisionId = submitted.submission.revisionId;
+    const errors = [flushError, selected.error, holdout.error, checkpointError, submitted.error].filter((e): e is string => e !== undefined);
+    if (errors.length > 0) result.error = errors.join('; ');
+    return await finish(report(result, submitted.submission));
+  } catch (e) {
+    if (v2 && isCancellation(e)) return endCancelled();
+    throw e;
+  }
 }
 
 function progress(holder: SearchHolder | undefined, phase: ExperimentPhase, runs: number): ExperimentProgress {
@@ -199,5 +349,12 @@ function progress(holder: SearchHolder | undefined, phase: ExperimentPhase, runs
     candidateCount: state.candidates.length,
     ...(seeded ? { seedValidationMean: state.candidates[0].validationMean, bestValidationMean: winnerOf(state).validationMean } : {}),
     runs,
+    ...(state.proposalsPossible !== undefined ? { proposalsPossible: state.proposalsPossible } : {}),
+    ...(state.cacheHits !== undefined ? { cacheHits: state.cacheHits } : {}),
+    ...(state.spend !== undefined ? { spend: totalSpend(state.spend) } : {}),
+    ...(context.options.maxTokens !== undefined ? { maxTokens: context.options.maxTokens } : {}),
+    ...(context.options.maxCostUsd !== undefined ? { maxCostUsd: context.options.maxCostUsd } : {}),
+    ...(context.segment ? { resumes: context.segment } : {}),
+    ...(onVersion2(context) && CancellationScope.current().consideredCancelled ? { cancelling: true } : {}),
   };
 }

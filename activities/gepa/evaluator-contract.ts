@@ -1,15 +1,14 @@
-import type { EvaluateActivityInput, EvaluateActivityOutput } from '../../core';
+import type { EvaluateActivityInput, EvaluateActivityOutput, EvaluatorDescription } from '../../core';
+
+export { ACTIVITY_NOT_REGISTERED, DESCRIBE_ACTIVITY_NAME, EVALUATE_ACTIVITY_NAME, INVALID_EVALUATOR_INPUT } from '../../core/gepa/evaluator-contract';
 
 /**
- * The application's evaluator activity (docs/evaluator-contract.md). It runs on the
+ * The application's evaluator activities (docs/evaluator-contract.md). They run on the
  * application's own task queue, in any Temporal SDK; the experiment workflow only knows
- * its name and JSON shapes (EvaluateActivityInputSchema / EvaluateActivityOutputSchema).
+ * their names and JSON shapes (EvaluateActivityInputSchema / EvaluateActivityOutputSchema /
+ * EvaluatorDescriptionSchema).
  */
-export const EVALUATE_ACTIVITY_NAME = 'evaluateCandidate';
-
 export interface EvaluatorActivities {
   evaluateCandidate(input: EvaluateActivityInput): Promise<EvaluateActivityOutput>;
+  describeEvaluator(): Promise<EvaluatorDescription>;
 }
-
-/** Failure type an evaluator uses for input it can never evaluate (not retried). */
-export const INVALID_EVALUATOR_INPUT = 'InvalidEvaluatorInput';

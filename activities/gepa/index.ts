@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import type { EvolutionConfig } from '../../core';
 import type { SkillStore } from '../../storage';
+import { batchActivities } from './batch';
 import { datasetCache } from './dataset-cache';
 import { prepareActivities } from './prepare';
 import { recordActivities } from './records';
@@ -15,7 +16,8 @@ export function gepaActivities({ config, store, openai }: { config: EvolutionCon
   const datasets = datasetCache(store);
   return {
     ...prepareActivities({ config, store, datasets }),
-    ...recordActivities({ store }),
+    ...batchActivities({ store, datasets }),
+    ...recordActivities({ store, datasets }),
     ...reflectorActivities({ config, store, openai, datasets }),
     ...submissionActivities({ store }),
   };

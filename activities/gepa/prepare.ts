@@ -8,16 +8,20 @@ import {
   type DatasetRef,
   type EvolutionConfig,
   type ExperimentRequest,
+  ExperimentRequestSchema,
+  type GepaSearchState,
 } from '../../core';
 import { withStoreErrors } from '../errors';
 import { canonicalJson } from '../../storage/canonical-json';
 import { sha256Hex } from '../../storage/sha256';
-import { experimentKey, type SkillStore } from '../../storage';
+import { z } from 'zod';
+import { experimentKey, experimentRecordKey, type SkillStore } from '../../storage';
 import type { DatasetIndex } from '../../core/gepa/experiment-types';
 import type { DatasetCache } from './dataset-cache';
 import { invalidRequest } from './failures';
-import { putRecord } from '../../storage/experiment-records';
+import { experimentReader, experimentStateKey, putRecord } from '../../storage/experiment-records';
 import { ACTIVE_PARENT } from '../../core/gepa/submission-parent';
+import { recordIds } from '../../core/gepa/ids';
 
 export interface PrepareInput {
   experimentId: string;
@@ -34,6 +38,35 @@ export interface PreparedExperiment {
   parentRevisionId?: string;
   /** The configured evaluator task queue, for requests that name none. */
   defaultEvaluatorTaskQueue: string;
+  /**
+   * The search version this worker runs: 2 = pre-flight check, evaluation cache, record
+   * reuse (resume), spend, merge, frontiers, selection, clean cancellation. Absent in the
+   * answers recorded by older workers: those experiments keep their original steps
+   * (docs/versioning.md, "Changes keyed on an activity's answer").
+   */
+  searchVersion?: typeof SEARCH_VERSION;
+}
+
+export const SEARCH_VERSION = 2;
+
+export interface ResumeInput {
+  experimentId: string;
+  workflowId: string;
+  /** 1 for the first resume, 2 for the next… (the client counts them). */
+  segment: number;
+  /** Workflow time of the resume. */
+  at: string;
+  maxMetricCalls?: number;
+  maxIterations?: number;
+}
+
+export interface ResumedExperiment extends PreparedExperiment {
+  searchVersion: typeof SEARCH_VERSION;
+  /** The experiment's request as stored (dataset by reference), with the resume's budget and iterations applied. */
+  request: ExperimentRequest;
+  startedAt: string;
+  /** The latest checkpoint: the search state at an iteration boundary. */
+  state: GepaSearchState;
 }
 
 function indexOf(dataset: Dataset): DatasetIndex {
@@ -47,7 +80,17 @@ function indexOf(dataset: Dataset): DatasetIndex {
   };
 }
 
+/** The checkpoint is our own derived object: checked for its shape, not field by field. */
+const StoredStateSchema = z.looseObject({
+  version: z.literal(1),
+  experimentId: z.string(),
+  iteration: z.number().int().nonnegative(),
+  budget: z.looseObject({ max: z.number(), used: z.number() }),
+  candidates: z.array(z.looseObject({ id: z.string() })),
+});
+
 export function prepareActivities({ config, store, datasets }: { config: EvolutionConfig; store: SkillStore; datasets: DatasetCache }) {
+  const reader = experimentReader(store);
   /** An inline dataset is stored as a frozen dataset (create-only), so records refer to it by id and version. */
   async function resolveDataset(request: ExperimentRequest): Promise<Dataset> {
     if (request.dataset) return withStoreErrors(() => store.putDataset(request.dataset!));
@@ -105,7 +148,61 @@ export function prepareActivities({ config, store, datasets }: { config: Evoluti
         ...(parentRevisionId !== undefined ? { parentRevisionId } : {}),
       };
       await withStoreErrors(() => putRecord(store.objects, experimentKey(input.experimentId), record));
-      return { scopeKey, dataset: index, parentRevisionId, defaultEvaluatorTaskQueue: config.temporal.evaluatorTaskQueue };
+      return { scopeKey, dataset: index, parentRevisionId, defaultEvaluatorTaskQueue: config.temporal.evaluatorTaskQueue, searchVersion: SEARCH_VERSION };
+    },
+
+    /**
+     * What a resumed experiment starts from: its stored request and dataset (checked
+     * against the pinned SHA-256), its latest checkpoint, with the resume's budget and
+     * iteration limit applied; records the resume (records/resume-s{n}.json).
+     */
+    async prepareResume(input: ResumeInput): Promise<ResumedExperiment> {
+      const stored = await withStoreErrors(() => reader.experiment(input.experimentId));
+      if (!stored) throw invalidRequest(`experiment ${input.experimentId} has no experiment.json: nothing to resume`);
+      const parsed = ExperimentRequestSchema.safeParse((stored as { request?: unknown }).request);
+      if (!parsed.success) throw invalidRequest(`experiment ${input.experimentId}: its stored request no longer parses: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+      const state = await withStoreErrors(() => store.objects.getJson(experimentStateKey(input.experimentId), StoredStateSchema));
+      if (!state)
+        throw invalidRequest(`experiment ${input.experimentId} has no checkpoint (state.json): it never started searching, so there is nothing to resume; start it again`);
+      const checkpoint = state.value as unknown as GepaSearchState;
+      if (checkpoint.experimentId !== input.experimentId) throw invalidRequest(`state.json of experiment ${input.experimentId} belongs to experiment ${checkpoint.experimentId}`);
+      const request: ExperimentRequest = {
+        ...parsed.data,
+        options: {
+          ...parsed.data.options,
+          ...(input.maxMetricCalls !== undefined ? { maxMetricCalls: input.maxMetricCalls } : {}),
+          ...(input.maxIterations !== undefined ? { maxIterations: input.maxIterations } : {}),
+        },
+      };
+      const dataset = await datasets.get(request.datasetRef!);
+      const index = indexOf(dataset);
+      if (index.sha256 !== stored.dataset.sha256) {
+        throw invalidRequest(
+          `dataset ${dataset.id} version ${dataset.version} changed since experiment ${input.experimentId} started (sha256 ${index.sha256}, pinned ${stored.dataset.sha256})`,
+        );
+      }
+      const scopeKey = scopeKeyOf(request.scope);
+      await withStoreErrors(() =>
+        putRecord(store.objects, experimentRecordKey(input.experimentId, recordIds.resume(input.segment)), {
+          segment: input.segment,
+          workflowId: input.workflowId,
+          at: input.at,
+          fromIteration: checkpoint.iteration,
+          metricCallsUsed: checkpoint.budget.used,
+          maxMetricCalls: request.options.maxMetricCalls,
+          maxIterations: request.options.maxIterations,
+        }),
+      );
+      return {
+        scopeKey,
+        dataset: index,
+        ...(stored.parentRevisionId !== undefined ? { parentRevisionId: stored.parentRevisionId } : {}),
+        defaultEvaluatorTaskQueue: config.temporal.evaluatorTaskQueue,
+        searchVersion: SEARCH_VERSION,
+        request,
+        startedAt: stored.startedAt,
+        state: checkpoint,
+      };
     },
 
     /** Cases of one evaluation batch, for the evaluator (only the batch's workflow history holds them). */

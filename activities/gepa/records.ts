@@ -4,31 +4,20 @@
  * and the reader are in storage/experiment-records.ts). Keys are deterministic and writes
  * create-only, so every activity here is idempotent under Temporal retries.
  */
-import { boundText, meanScore, redactSecrets, type Evaluation, type GepaSearchState, type IterationLogEntry } from '../../core';
+import { meanScore, type DatasetRef, type Evaluation, type EvaluatorDescription, type GepaSearchState, type IterationLogEntry } from '../../core';
 import { experimentRecordKey, mapLimit, type SkillStore } from '../../storage';
 import { experimentResultKey, experimentStateKey, putRecord, type EvaluationRecord } from '../../storage/experiment-records';
 import { withStoreErrors } from '../errors';
+import type { DatasetCache } from './dataset-cache';
+import { evaluationCache } from './evaluation-cache';
+import { storedEvaluation } from './stored-evaluation';
 import { recordIds } from '../../core/gepa/ids';
 import { objectiveMeans } from '../../core/gepa/objectives';
 import type { ExperimentReport } from '../../core/gepa/experiment-types';
 import type { DatasetSplit } from '../../core/gepa/splits';
 
-/** Cap of each stored output/feedback/trace, in UTF-8 bytes (as the reference stores them). */
-export const STORED_TEXT_MAX_BYTES = 16 * 1024;
-
-/** Redacted, then bounded head+tail (a loose first cut keeps redaction cheap on huge texts). */
-export function storedText(text: string): string {
-  return boundText(redactSecrets(boundText(text, 4 * STORED_TEXT_MAX_BYTES)), STORED_TEXT_MAX_BYTES);
-}
-
-export function storedEvaluation(e: Evaluation): Evaluation {
-  const out: Evaluation = { caseId: e.caseId, score: e.score };
-  if (e.output !== undefined) out.output = storedText(e.output);
-  if (e.feedback !== undefined) out.feedback = storedText(e.feedback);
-  if (e.trace !== undefined) out.trace = storedText(e.trace);
-  if (e.objectives !== undefined) out.objectives = e.objectives;
-  return out;
-}
+// Evaluations are stored redacted and bounded (stored-evaluation.ts); re-exported for the record's readers.
+export { STORED_TEXT_MAX_BYTES, storedEvaluation, storedText } from './stored-evaluation';
 
 export interface RecordEvaluationInput {
   experimentId: string;
@@ -42,10 +31,38 @@ export interface RecordEvaluationInput {
   /** Already checked against the case ids (alignEvaluations), in case order. */
   evaluations: Evaluation[];
   at: string;
+  /** Batches of runs on the version with the cache: the accounting to record. */
+  charged?: number;
+  cacheHits?: string[];
+  evaluator?: EvaluatorDescription;
+  /** Store the evaluations the evaluator ran (not the hits) in the evaluation cache. */
+  cache?: { taskQueue: string; dataset: DatasetRef };
 }
 
-export function recordActivities({ store }: { store: SkillStore }) {
+export function recordActivities({ store, datasets }: { store: SkillStore; datasets: DatasetCache }) {
   const objects = store.objects;
+  const cache = evaluationCache(objects);
+
+  /** The evaluations the evaluator ran in this batch, under the versions it described, into the cache. */
+  async function cacheEvaluations(input: RecordEvaluationInput): Promise<void> {
+    if (!input.cache || !input.evaluator) return;
+    const identity = { taskQueue: input.cache.taskQueue, ...input.evaluator };
+    const hits = new Set(input.cacheHits ?? []);
+    // An evaluation that reports other versions than described ran on another evaluator (a rolling deploy): not cached.
+    const fresh = input.evaluations.filter(
+      (e) =>
+        !hits.has(e.caseId) &&
+        (e.evaluatorVersion === undefined || e.evaluatorVersion === identity.evaluatorVersion) &&
+        (e.modelVersion === undefined || e.modelVersion === identity.modelVersion),
+    );
+    if (fresh.length === 0) return;
+    const cases = await datasets.cases(
+      input.cache.dataset,
+      fresh.map((e) => e.caseId),
+    );
+    await cache.store(identity, input.candidateId, input.seed, cases, fresh);
+  }
+
   return {
     async recordExperimentEvaluation(input: RecordEvaluationInput): Promise<void> {
       const scores = input.evaluations.map((e) => e.score);
@@ -61,8 +78,14 @@ export function recordActivities({ store }: { store: SkillStore }) {
         evaluations: input.evaluations.map(storedEvaluation),
         summary: { count: scores.length, total: scores.reduce((a, b) => a + b, 0), mean: meanScore(scores), objectives: objectiveMeans(input.evaluations) },
         recordedAt: input.at,
+        ...(input.charged !== undefined ? { charged: input.charged } : {}),
+        ...(input.cacheHits !== undefined ? { cacheHits: input.cacheHits } : {}),
+        ...(input.evaluator !== undefined ? { evaluator: input.evaluator } : {}),
       };
-      await withStoreErrors(() => putRecord(objects, experimentRecordKey(input.experimentId, input.recordId), record));
+      await withStoreErrors(async () => {
+        await putRecord(objects, experimentRecordKey(input.experimentId, input.recordId), record);
+        await cacheEvaluations(input);
+      });
     },
 
     /** Iteration log entries not yet stored, and a checkpoint of the search state. */
@@ -73,8 +96,18 @@ export function recordActivities({ store }: { store: SkillStore }) {
       });
     },
 
-    async recordExperimentResult({ report }: { report: ExperimentReport }): Promise<void> {
-      await withStoreErrors(() => putRecord(objects, experimentResultKey(report.experimentId), report));
+    /**
+     * The final report. Experiments on searchVersion 2 pass their segment (0, or the
+     * resume number): each segment's report is kept create-only in records/result-s{n}.json
+     * and result.json holds the latest (a resumed experiment replaces it). Older runs
+     * write result.json once.
+     */
+    async recordExperimentResult({ report, segment }: { report: ExperimentReport; segment?: number }): Promise<void> {
+      await withStoreErrors(async () => {
+        if (segment === undefined) return putRecord(objects, experimentResultKey(report.experimentId), report);
+        await putRecord(objects, experimentRecordKey(report.experimentId, recordIds.result(segment)), report);
+        await objects.put(experimentResultKey(report.experimentId), report);
+      });
     },
   };
 }

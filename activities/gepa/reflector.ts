@@ -1,12 +1,13 @@
 import type OpenAI from 'openai';
 import { ApplicationFailure } from '@temporalio/activity';
-import { buildReflectionMessages, ReflectionAnswerSchema, screenProposal, type EvolutionConfig, type ProposalScreening } from '../../core';
+import { buildReflectionMessages, ReflectionAnswerSchema, screenProposal, specFingerprint, type EvolutionConfig } from '../../core';
+import type { ModelAnswerRecord } from '../../core/llm';
 import { structuredCompletion } from '../llm/structured-call';
 import { experimentRecordKey, type SkillStore } from '../../storage';
 import { withStoreErrors } from '../errors';
 import { recordIds } from '../../core/gepa/ids';
 import { fillReflectionAnswer } from '../../core/gepa/reflection-answer-repair';
-import type { ReflectInput } from '../../core/gepa/experiment-types';
+import type { ReflectInput, ReflectOutput } from '../../core/gepa/experiment-types';
 import type { DatasetCache } from './dataset-cache';
 import { GEPA_NON_RETRYABLE } from './failures';
 import { experimentReader } from '../../storage/experiment-records';
@@ -21,24 +22,42 @@ import { experimentReader } from '../../storage/experiment-records';
 export function reflectorActivities({ config, store, openai, datasets }: { config: EvolutionConfig; store: SkillStore; openai: OpenAI; datasets: DatasetCache }) {
   const reader = experimentReader(store);
   return {
-    async reflectOnMinibatch(input: ReflectInput): Promise<ProposalScreening> {
-      const record = await withStoreErrors(() => reader.evaluation(input.experimentId, input.evaluationRecordId));
-      if (!record)
-        throw ApplicationFailure.nonRetryable(`evaluation record ${input.evaluationRecordId} of experiment ${input.experimentId} does not exist`, GEPA_NON_RETRYABLE.record);
-      const cases = await datasets.cases(input.dataset, record.caseIds);
-      const messages = buildReflectionMessages({
-        spec: input.parentSpec,
-        component: input.component,
-        records: cases.map((c, i) => ({ case: c, evaluation: record.evaluations[i] })),
-      });
-      const { value: answer, record: modelAnswer } = await structuredCompletion({
-        client: openai,
-        model: config.llm.reflectorModel,
-        schemaName: 'reflection',
-        schema: ReflectionAnswerSchema,
-        prepare: (json) => fillReflectionAnswer(json, input.component),
-        messages,
-      });
+    async reflectOnMinibatch(input: ReflectInput): Promise<ReflectOutput> {
+      const parentFingerprint = specFingerprint(input.parentSpec);
+      // A resumed experiment repeats the iteration it stopped in: the answer it already has is reused, not asked again.
+      const stored = await withStoreErrors(() => reader.reflection(input.experimentId, input.iteration));
+      const reusable =
+        stored !== undefined &&
+        stored.parentFingerprint === parentFingerprint &&
+        stored.component === input.component &&
+        stored.evaluationRecordId === input.evaluationRecordId &&
+        stored.modelAnswer !== undefined;
+      let answer: unknown;
+      let modelAnswer: ModelAnswerRecord;
+      if (reusable) {
+        answer = stored.answer;
+        modelAnswer = stored.modelAnswer!;
+      } else {
+        const record = await withStoreErrors(() => reader.evaluation(input.experimentId, input.evaluationRecordId));
+        if (!record)
+          throw ApplicationFailure.nonRetryable(`evaluation record ${input.evaluationRecordId} of experiment ${input.experimentId} does not exist`, GEPA_NON_RETRYABLE.record);
+        const cases = await datasets.cases(input.dataset, record.caseIds);
+        const messages = buildReflectionMessages({
+          spec: input.parentSpec,
+          component: input.component,
+          records: cases.map((c, i) => ({ case: c, evaluation: record.evaluations[i] })),
+        });
+        const called = await structuredCompletion({
+          client: openai,
+          model: config.llm.reflectorModel,
+          schemaName: 'reflection',
+          schema: ReflectionAnswerSchema,
+          prepare: (json) => fillReflectionAnswer(json, input.component),
+          messages,
+        });
+        answer = called.value;
+        modelAnswer = called.record;
+      }
       const screening = screenProposal({ parentSpec: input.parentSpec, component: input.component, answer, poolFingerprints: new Map(input.poolFingerprints) });
       // Overwritten by a retried attempt, whose answer is then the one the workflow receives.
       await withStoreErrors(() =>
@@ -46,12 +65,17 @@ export function reflectorActivities({ config, store, openai, datasets }: { confi
           iteration: input.iteration,
           component: input.component,
           evaluationRecordId: input.evaluationRecordId,
+          parentFingerprint,
           answer,
           screening,
           modelAnswer,
         }),
       );
-      return screening;
+      const usage =
+        modelAnswer.promptTokens !== undefined || modelAnswer.completionTokens !== undefined
+          ? { promptTokens: modelAnswer.promptTokens ?? 0, completionTokens: modelAnswer.completionTokens ?? 0 }
+          : undefined;
+      return { ...screening, ...(usage ? { usage } : {}), ...(reusable ? { reused: true } : {}) };
     },
   };
 }

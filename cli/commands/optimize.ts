@@ -134,7 +134,8 @@ ${recordsText(records)}`,
     },
   },
   'evaluator-worker': {
-    usage: 'evaluator-worker [--task-queue Q] [--identity NAME] [--delay-ms N] [--case-delay-ms N] [--max-concurrent N] [--windows-file FILE] [--override CASE=SCORE[@REGEX],…]',
+    usage:
+      'evaluator-worker [--task-queue Q] [--identity NAME] [--delay-ms N] [--case-delay-ms N] [--max-concurrent N] [--windows-file FILE] [--override CASE=SCORE[@REGEX],…] [--evaluator-version V] [--model-version V]',
     summary: 'run the example evaluator (simulated weather family) on the evaluator task queue until SIGINT/SIGTERM',
     run: async (ctx) => {
       const a = ctx.args;
@@ -149,6 +150,8 @@ ${recordsText(records)}`,
           maxConcurrent: numberFlag(a, 'max-concurrent'),
           windowsFile: flag(a, 'windows-file'),
           scoreOverrides: overrides ? parseScoreOverrides(overrides) : undefined,
+          evaluatorVersion: flag(a, 'evaluator-version'),
+          modelVersion: flag(a, 'model-version'),
         },
         ctx.config(),
       );

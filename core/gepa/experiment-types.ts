@@ -4,6 +4,8 @@
  */
 import type { DatasetRef, ExperimentResult, GepaOptions, GepaSearchState, ProposalScreening, RevisionStatus, Scope, SkillComponent, SkillSpec } from '../index';
 import type { DatasetSplit } from './splits';
+import type { BatchSpend, ReflectorUsage } from './spend';
+import type { EvaluatorDescription, ExperimentSpend } from '../schemas/gepa';
 
 /** The splits of a frozen dataset as the workflow carries them: ids only, cases stay in S3. */
 export interface DatasetIndex {
@@ -35,21 +37,42 @@ export interface ExperimentContext {
   /** Workflow-time epoch ms after which the search fails (from options.timeLimitMs). */
   deadlineMs?: number;
   iterationsPerRun: number;
+  /**
+   * 2: the experiment was prepared by a worker with pre-flight, cache, record reuse,
+   * spend, merge, frontiers, selection and clean cancellation. Absent: an experiment
+   * prepared by older code, which keeps its original steps on replay.
+   */
+  searchVersion?: 2;
+  /** Resumes so far (0: the original run); names the records written after the search. */
+  segment?: number;
 }
 
 export interface ContinuedExperiment {
   context: ExperimentContext;
   state: GepaSearchState;
+  /** The state at the last iteration boundary, what a checkpoint holds (runs on searchVersion 2). */
+  committed?: GepaSearchState;
   /** Iterations whose log entries are already in S3. */
   loggedThrough: number;
   /** Runs completed before this one (continue-as-new count). */
   runs: number;
 }
 
-/** The workflow's input: a request to start, or the carried state of a continued run. */
+/** Continue a stopped experiment from its records (`evolution optimize --resume`). */
+export interface ResumeRequest {
+  experimentId: string;
+  /** 1 for the first resume of this experiment, 2 for the next… */
+  segment: number;
+  /** New totals (the whole experiment's), when given. */
+  maxMetricCalls?: number;
+  maxIterations?: number;
+}
+
+/** The workflow's input: a request to start, a resume, or the carried state of a continued run. */
 export interface ExperimentWorkflowInput {
   /** An ExperimentRequest (validated again by the workflow). */
   request?: unknown;
+  resume?: ResumeRequest;
   continued?: ContinuedExperiment;
   /** Iterations per workflow run before continue-as-new (default 20). */
   iterationsPerRun?: number;
@@ -91,6 +114,14 @@ export interface ExperimentProgress {
   seedValidationMean?: number;
   bestValidationMean?: number;
   runs: number;
+  /** The rest is answered by experiments on searchVersion 2. */
+  proposalsPossible?: number;
+  cacheHits?: number;
+  spend?: ExperimentSpend;
+  maxTokens?: number;
+  maxCostUsd?: number;
+  resumes?: number;
+  cancelling?: boolean;
 }
 
 /** One evaluation batch: a candidate on some cases of one split under one seed. */
@@ -109,6 +140,13 @@ export interface EvaluationBatchInput {
   evaluator: { taskQueue: string; chunkSize: number; concurrency: number };
   /** Workflow time of the parent, recorded with the evaluations. */
   at: string;
+  /**
+   * Present on batches of experiments started on the version with resume and the cache
+   * (absent: the original steps). A batch whose record already exists returns it (a
+   * resumed experiment re-runs nothing finished); otherwise cached evaluations are used
+   * when enabled and the evaluator describes its versions.
+   */
+  cache?: { enabled: boolean; hitsSpendBudget: boolean };
 }
 
 /** What a batch returns to the experiment: scores only (outputs and traces are in S3). */
@@ -118,6 +156,18 @@ export interface EvaluationBatchResult {
   scores: number[];
   /** Mean of each objective over the cases that report it. */
   objectives: Record<string, number>;
+  /** The rest is absent on batches of older runs. Metric calls to charge (evaluations run, plus hits when they spend). */
+  charged?: number;
+  /** Evaluations answered by the cache. */
+  cacheHits?: number;
+  /** What the evaluations run (not the hits) spent. */
+  spend?: BatchSpend;
+  /** Mean tokens and costUsd per case, over the cases that report them (hits included): the candidate's cost. */
+  usage?: Record<string, number>;
+  /** The versions describeEvaluator reported for this batch (absent: not described, nothing cached). */
+  evaluator?: EvaluatorDescription;
+  /** Returned from the batch's existing record (a resumed experiment). */
+  reused?: boolean;
 }
 
 export interface ReflectInput {
@@ -132,4 +182,9 @@ export interface ReflectInput {
   poolFingerprints: [string, string][];
 }
 
-export type ReflectOutput = ProposalScreening;
+/** The screening, with the model's token use (absent in answers recorded before it was counted). */
+export type ReflectOutput = ProposalScreening & {
+  usage?: ReflectorUsage;
+  /** The reflection of this iteration was already stored (a resumed experiment): no model call. */
+  reused?: boolean;
+};

@@ -34,3 +34,4 @@ export * from './reflection-prompt';
 export * from './simulated-weather';
 export * from './redact-dataset';
 export * from './submission-parent';
+export * from './batch-result';

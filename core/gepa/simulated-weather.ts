@@ -19,6 +19,9 @@
  * - score = met weight / applicable weight + noise, clamped to [0, 1] and rounded
  *   to 4 decimals. Noise (±0.03) and timeout injection depend only on (case, seed),
  *   so two skills evaluated with the same seed face the same conditions.
+ * - tokens: what a run would feed and produce: the skill's text (4 characters a token)
+ *   plus 40 per city and 60 per retried timeout; costUsd prices them at
+ *   WEATHER_USD_PER_MILLION_TOKENS. A longer skill costs more on every case.
  */
 import { z } from 'zod';
 import type { Case, Dataset, Evaluation } from '../schemas/gepa';
@@ -178,6 +181,15 @@ function requirementWeight(id: WeatherRequirementId, input: WeatherCaseInput, cr
   }
 }
 
+/** The simulated agent model's price, for the evaluations' costUsd. */
+export const WEATHER_USD_PER_MILLION_TOKENS = 2;
+
+/** The tokens of one simulated run (see the top of this file). */
+export function weatherTokens(spec: SkillSpec, input: WeatherCaseInput, retried: boolean): number {
+  const skillText = [spec.description, spec.when_to_use, ...spec.steps, ...spec.pitfalls].join('\n');
+  return Math.ceil(skillText.length / 4) + 40 * input.cities.length + (retried ? 60 : 0);
+}
+
 /** Simulates running `spec` on one weather case under `seed`. */
 export function scoreWeatherCase(spec: SkillSpec, c: Case, seed: number): Evaluation {
   const input = WeatherCaseInputSchema.parse(c.input);
@@ -223,6 +235,7 @@ export function scoreWeatherCase(spec: SkillSpec, c: Case, seed: number): Evalua
 
   const toolCalls = trace.filter((t) => !t.startsWith('no retry') && !t.startsWith('verify')).length;
   const feedback = [`${met.size} of ${met.size + missing.length} checks passed (score ${score.toFixed(4)})`, ...missing.map((p) => `missing: ${p}`)].join('\n');
+  const tokens = weatherTokens(spec, input, timeoutInjected && met.has('retry'));
   return {
     caseId: c.id,
     score,
@@ -230,6 +243,8 @@ export function scoreWeatherCase(spec: SkillSpec, c: Case, seed: number): Evalua
     feedback,
     trace: trace.join('\n'),
     objectives: { coverage: Math.round((earned / total) * 10_000) / 10_000, tool_calls: toolCalls },
+    tokens,
+    costUsd: Math.round(tokens * WEATHER_USD_PER_MILLION_TOKENS) / 1_000_000,
   };
 }
 

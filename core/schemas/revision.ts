@@ -43,6 +43,19 @@ export const EvidenceSchema = z.object({
   delta: z.number(),
   caseCount: z.number().int(),
   objectives: z.array(z.string()).default([]),
+  /**
+   * What the Holdout comparison ran on, so it can be re-run when the evaluator or the
+   * model changes (re-certification). Absent in evidence of older submissions.
+   */
+  certifiedWith: z
+    .object({
+      evaluatorTaskQueue: z.string(),
+      evaluatorVersion: z.string().optional(),
+      modelVersion: z.string().optional(),
+      holdoutSeed: z.number().int(),
+      minHoldoutImprovement: z.number().min(0).max(1).default(0),
+    })
+    .optional(),
 });
 export type Evidence = z.infer<typeof EvidenceSchema>;
 

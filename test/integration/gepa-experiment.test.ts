@@ -91,7 +91,8 @@ describe('GEPA experiment workflow (real dev server, S3, model server, example e
   });
 
   it('is deterministic: the same request and seed give the same trajectory, across continue-as-new too', async () => {
-    const request = weatherRequest(h.evaluatorQueue, weatherDataset({ seed: 11 }), { options: { maxIterations: 5, randomSeed: 3 } });
+    // Without the evaluation cache: the two runs go side by side, and hits from the other would spend less (its own test covers that).
+    const request = weatherRequest(h.evaluatorQueue, weatherDataset({ seed: 11 }), { options: { maxIterations: 5, randomSeed: 3, evaluationCache: { enabled: false } } });
     const [a, b] = await Promise.all([runExperiment(h.deps, request, { iterationsPerRun: 1 }), runExperiment(h.deps, request, { iterationsPerRun: 50 })]);
     expect(a.runs).toBeGreaterThan(1); // continued as new between iterations
     expect(b.runs).toBe(1);
@@ -106,12 +107,18 @@ describe('GEPA experiment workflow (real dev server, S3, model server, example e
   });
 
   it('accounts every metric call, keeps the holdout reserve untouched during search, and stops on the budget', async () => {
-    // |V| = 10 for the seed, reserve 2 × |H| = 20, an iteration costs at most 2 × 3 + 10 = 16.
-    const max = 10 + 20 + 16 * 2 + 9;
-    const report = await runExperiment(h.deps, weatherRequest(h.evaluatorQueue, weatherDataset(), { options: { maxIterations: 50, maxMetricCalls: max } }));
+    // |V| = 10 for the seed, reserve 2 × |H| = 20, an iteration costs at most 2 × 3 + 10 = 16; three fit (the pre-flight minimum).
+    const max = 10 + 20 + 16 * 3 + 9;
+    // Cache hits spend like evaluations here, so every case in the records is one metric call (the cache has its own test).
+    const options = { maxIterations: 50, maxMetricCalls: max, evaluationCache: { enabled: true, hitsSpendBudget: true } };
+    const report = await runExperiment(h.deps, weatherRequest(h.evaluatorQueue, weatherDataset(), { options }));
     expect(report.status).toBe('completed');
     expect(report.stopReason).toBe('metric_budget');
     expect(report.iterations).toBeLessThan(50);
+    // The pre-flight promised three worst-case proposals; rejected ones cost less, so at least three ran.
+    expect(report.proposalsPossible).toBe(3);
+    expect(report.proposals).toBe(report.iterations);
+    expect(report.proposals).toBeGreaterThanOrEqual(3);
     expect(report.metricCallsUsed).toBeLessThanOrEqual(max);
     const { evaluations } = await readExperimentRecords(h.store, report.experimentId);
     expect(evaluations.reduce((n, e) => n + e.caseIds.length, 0)).toBe(report.metricCallsUsed);

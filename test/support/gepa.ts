@@ -25,6 +25,10 @@ export interface GepaHarness {
   windows: EvaluationWindow[];
   /** Another evaluator, on its own queue unless one is given (returns the queue). */
   addEvaluator(opts: { maxConcurrent?: number; evaluator?: Omit<WeatherEvaluatorOptions, 'identity' | 'onWindow'> }, taskQueue?: string): Promise<string>;
+  /** Stops every evaluator the harness runs on this queue (another may then take it over). */
+  stopEvaluators(taskQueue: string): Promise<void>;
+  /** Cases the evaluators on this queue evaluated (completed calls), optionally only for one experiment. */
+  evaluatedCases(taskQueue: string, experimentId?: string): number;
   stop(): Promise<void>;
 }
 
@@ -38,7 +42,7 @@ export async function startGepaHarness(): Promise<GepaHarness> {
   const store = createSkillStore(config.s3);
   const connection = await connectWorkerTemporal(config);
   const windows: EvaluationWindow[] = [];
-  const evaluators: { stop(): Promise<void> }[] = [];
+  const evaluators: { taskQueue: string; stopped: boolean; stop(): Promise<void> }[] = [];
 
   async function addEvaluator(opts: Parameters<GepaHarness['addEvaluator']>[0], taskQueue = uniqueName('eval')): Promise<string> {
     const { worker } = await createEvaluatorWorker({
@@ -51,12 +55,28 @@ export async function startGepaHarness(): Promise<GepaHarness> {
     });
     const running = worker.run();
     evaluators.push({
+      taskQueue,
+      stopped: false,
       async stop() {
+        if (this.stopped) return;
+        this.stopped = true;
         worker.shutdown();
         await running;
       },
     });
     return taskQueue;
+  }
+
+  async function stopEvaluators(taskQueue: string): Promise<void> {
+    for (const e of evaluators) if (e.taskQueue === taskQueue) await e.stop();
+  }
+
+  function evaluatedCases(taskQueue: string, experimentId?: string): number {
+    return windows
+      .filter(
+        (w) => w.identity.startsWith(`${taskQueue}-worker-`) && w.outcome === 'completed' && (experimentId === undefined || w.workflowId.startsWith(`experiment/${experimentId}/`)),
+      )
+      .reduce((n, w) => n + w.cases, 0);
   }
 
   const evaluatorQueue = await addEvaluator({}, defaultQueue);
@@ -68,6 +88,8 @@ export async function startGepaHarness(): Promise<GepaHarness> {
     evaluatorQueue,
     windows,
     addEvaluator,
+    stopEvaluators,
+    evaluatedCases,
     async stop() {
       for (const e of evaluators) await e.stop();
       await connection.close();

@@ -15,6 +15,9 @@ export interface EvaluatorWorkerFlags {
   /** Appends one JSON line per evaluate call: identity, start, end (parallelism evidence). */
   windowsFile?: string;
   scoreOverrides?: ScoreOverride[];
+  /** What describeEvaluator reports (cache keys, re-certification). */
+  evaluatorVersion?: string;
+  modelVersion?: string;
 }
 
 /** Parses `CASE=SCORE[@REGEX]` (comma-separated list). */
@@ -44,6 +47,8 @@ export async function runEvaluatorWorker(flags: EvaluatorWorkerFlags = {}, confi
       delayMs: flags.delayMs,
       caseDelayMs: flags.caseDelayMs,
       scoreOverrides: flags.scoreOverrides,
+      evaluatorVersion: flags.evaluatorVersion,
+      modelVersion: flags.modelVersion,
       onWindow: windowsFile ? (w) => appendFileSync(windowsFile, `${JSON.stringify(w)}\n`) : undefined,
     },
   });

@@ -1,5 +1,5 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { EvaluateActivityInputSchema, scoreWeatherCase, type EvaluateActivityInput, type Evaluation } from '../../core';
+import { EvaluateActivityInputSchema, scoreWeatherCase, type EvaluateActivityInput, type Evaluation, type EvaluatorDescription } from '../../core';
 import { INVALID_EVALUATOR_INPUT, type EvaluatorActivities } from '../../activities/gepa/evaluator-contract';
 
 /** A deliberate deviation, for tests and demos: this case gets `score` (when the spec's text matches). */
@@ -33,7 +33,17 @@ export interface WeatherEvaluatorOptions {
   caseDelayMs?: number;
   scoreOverrides?: readonly ScoreOverride[];
   onWindow?: (window: EvaluationWindow) => void;
+  /** What describeEvaluator answers (defaults: WEATHER_EVALUATOR_VERSION, WEATHER_MODEL_VERSION); `describe: false` leaves it out. */
+  evaluatorVersion?: string;
+  modelVersion?: string;
+  describe?: boolean;
+  /** Counts evaluateCandidate calls and cases (what an evaluation cache saves). */
+  onEvaluate?: (call: { candidateId: string; cases: number }) => void;
 }
+
+/** The example evaluator's versions: bump the evaluator's when its scoring changes. */
+export const WEATHER_EVALUATOR_VERSION = 'weather-evaluator@2';
+export const WEATHER_MODEL_VERSION = 'simulated-weather-1';
 
 const HEARTBEAT_SLICE_MS = 200;
 
@@ -56,8 +66,13 @@ function override(spec: EvaluateActivityInput['spec'], evaluation: Evaluation, o
  * simulated-weather) behind the evaluator contract, with injectable latency. It
  * heartbeats while it works and stops when the experiment cancels it.
  */
-export function weatherEvaluatorActivities(options: WeatherEvaluatorOptions = {}): EvaluatorActivities {
+export function weatherEvaluatorActivities(options: WeatherEvaluatorOptions = {}): Partial<EvaluatorActivities> & Pick<EvaluatorActivities, 'evaluateCandidate'> {
+  const description: EvaluatorDescription = {
+    evaluatorVersion: options.evaluatorVersion ?? WEATHER_EVALUATOR_VERSION,
+    modelVersion: options.modelVersion ?? WEATHER_MODEL_VERSION,
+  };
   return {
+    ...(options.describe === false ? {} : { describeEvaluator: async () => description }),
     async evaluateCandidate(raw: EvaluateActivityInput) {
       const parsed = EvaluateActivityInputSchema.safeParse(raw);
       if (!parsed.success) {
@@ -67,6 +82,7 @@ export function weatherEvaluatorActivities(options: WeatherEvaluatorOptions = {}
         );
       }
       const input = parsed.data;
+      options.onEvaluate?.({ candidateId: input.candidateId, cases: input.cases.length });
       const ctx = Context.current();
       const startedAt = Date.now();
       const window = (outcome: EvaluationWindow['outcome']) =>

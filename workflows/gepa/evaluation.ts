@@ -1,7 +1,9 @@
-import { ActivityCancellationType, ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { ActivityCancellationType, ApplicationFailure, isCancellation, log, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { EvaluatorActivities } from '../../activities/gepa/evaluator-contract';
-import { alignEvaluations, EvaluationContractError, type Evaluation } from '../../core';
+import { ACTIVITY_NOT_REGISTERED } from '../../core/gepa/evaluator-contract';
+import { alignEvaluations, EvaluationContractError, EvaluatorDescriptionSchema, summarizeBatch, type Case, type Evaluation, type EvaluatorDescription } from '../../core';
+import { failureMessage } from '../../core/failure-message';
 import { checkEvaluationBatchInput } from '../../core/workflow-inputs';
 import { requireValidInput } from '../input-guard';
 import { evaluatorRetry, storageRetry } from '../retry-policies';
@@ -23,15 +25,39 @@ const storage = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minut
  */
 export async function evaluationBatchWorkflow(input: EvaluationBatchInput): Promise<EvaluationBatchResult> {
   requireValidInput('evaluation batch', checkEvaluationBatchInput(input));
-  const evaluator = proxyActivities<EvaluatorActivities>({
-    taskQueue: input.evaluator.taskQueue,
+  // Batches of experiments started before resume and the cache existed keep their steps.
+  if (input.cache) return evaluateWithRecordsAndCache(input, input.cache);
+  const cases = await storage.loadExperimentCases({ dataset: input.dataset, caseIds: input.caseIds });
+  const evaluations: Evaluation[] = await evaluateCases(input, cases);
+  await storage.recordExperimentEvaluation({
+    experimentId: input.experimentId,
+    recordId: input.recordId,
+    phase: input.phase,
+    iteration: input.iteration,
+    split: input.split,
+    candidateId: input.candidateId,
+    seed: input.seed,
+    caseIds: input.caseIds,
+    evaluations,
+    at: input.at,
+  });
+  return { recordId: input.recordId, caseIds: input.caseIds, scores: evaluations.map((e) => e.score), objectives: objectiveMeans(evaluations) };
+}
+
+function evaluatorActivities(taskQueue: string) {
+  return proxyActivities<EvaluatorActivities>({
+    taskQueue,
     startToCloseTimeout: '10 minutes',
     // Evaluators heartbeat (at least once a minute) so a cancelled experiment stops them.
     heartbeatTimeout: '1 minute',
     retry: evaluatorRetry,
     cancellationType: ActivityCancellationType.TRY_CANCEL,
   });
-  const cases = await storage.loadExperimentCases({ dataset: input.dataset, caseIds: input.caseIds });
+}
+
+/** The cases in chunks on the evaluator task queue (bounded concurrency), each answer checked against the contract. */
+async function evaluateCases(input: EvaluationBatchInput, cases: Case[]): Promise<Evaluation[]> {
+  const evaluator = evaluatorActivities(input.evaluator.taskQueue);
   const chunks = chunk(cases, input.evaluator.chunkSize);
   const answers = await mapLimit(chunks, input.evaluator.concurrency, async (chunkCases) => {
     const raw = await evaluator.evaluateCandidate({ experimentId: input.experimentId, candidateId: input.candidateId, spec: input.spec, cases: chunkCases, seed: input.seed });
@@ -46,7 +72,61 @@ export async function evaluationBatchWorkflow(input: EvaluationBatchInput): Prom
       throw e;
     }
   });
-  const evaluations: Evaluation[] = answers.flat();
+  return answers.flat();
+}
+
+/**
+ * The evaluator's versions, from its optional describeEvaluator activity; undefined when
+ * it has none (or answers something else): then nothing is cached.
+ */
+async function describeEvaluator(taskQueue: string): Promise<EvaluatorDescription | undefined> {
+  const describe = proxyActivities<EvaluatorActivities>({
+    taskQueue,
+    startToCloseTimeout: '30 seconds',
+    scheduleToCloseTimeout: '2 minutes',
+    retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: [ACTIVITY_NOT_REGISTERED] },
+    cancellationType: ActivityCancellationType.TRY_CANCEL,
+  });
+  let answer: unknown;
+  try {
+    answer = await describe.describeEvaluator();
+  } catch (e) {
+    if (isCancellation(e)) throw e;
+    log.info('the evaluator does not describe its versions: evaluations are not cached', { taskQueue, error: failureMessage(e) });
+    return undefined;
+  }
+  const parsed = EvaluatorDescriptionSchema.safeParse(answer);
+  if (!parsed.success) {
+    log.warn('describeEvaluator answered outside the contract: evaluations are not cached', { taskQueue, issues: parsed.error.issues.map((i) => i.message).join('; ') });
+    return undefined;
+  }
+  return parsed.data;
+}
+
+/**
+ * A batch of an experiment on this version: a finished record is returned as it is (a
+ * resumed experiment); otherwise the cache answers what it holds for this candidate,
+ * seed and evaluator versions, the evaluator runs the rest, and the record and the cache
+ * are written in one step.
+ */
+async function evaluateWithRecordsAndCache(input: EvaluationBatchInput, cache: NonNullable<EvaluationBatchInput['cache']>): Promise<EvaluationBatchResult> {
+  const described = cache.enabled ? await describeEvaluator(input.evaluator.taskQueue) : undefined;
+  const prepared = await storage.prepareEvaluationBatch({
+    experimentId: input.experimentId,
+    recordId: input.recordId,
+    dataset: input.dataset,
+    caseIds: input.caseIds,
+    candidateId: input.candidateId,
+    seed: input.seed,
+    hitsSpendBudget: cache.hitsSpendBudget,
+    ...(described ? { evaluator: { taskQueue: input.evaluator.taskQueue, ...described } } : {}),
+  });
+  if (prepared.recorded) return prepared.recorded;
+  const ran = prepared.cases.length > 0 ? await evaluateCases(input, prepared.cases) : [];
+  const byId = new Map([...prepared.hits, ...ran].map((e) => [e.caseId, e]));
+  const evaluations = input.caseIds.map((id) => byId.get(id)!);
+  const hitCaseIds = prepared.hits.map((e) => e.caseId);
+  const result = summarizeBatch({ recordId: input.recordId, caseIds: input.caseIds, evaluations, hitCaseIds, hitsSpendBudget: cache.hitsSpendBudget, evaluator: described });
   await storage.recordExperimentEvaluation({
     experimentId: input.experimentId,
     recordId: input.recordId,
@@ -58,6 +138,9 @@ export async function evaluationBatchWorkflow(input: EvaluationBatchInput): Prom
     caseIds: input.caseIds,
     evaluations,
     at: input.at,
+    charged: result.charged,
+    cacheHits: hitCaseIds,
+    ...(described ? { evaluator: described, cache: { taskQueue: input.evaluator.taskQueue, dataset: input.dataset } } : {}),
   });
-  return { recordId: input.recordId, caseIds: input.caseIds, scores: evaluations.map((e) => e.score), objectives: objectiveMeans(evaluations) };
+  return result;
 }

@@ -1,13 +1,25 @@
-import { ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
+import { isCancellation, ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../../activities';
-import { assessPromotion, chargeMetricCalls, holdoutCalls, seedCandidate, winnerOf, type Evidence, type GepaSearchState, type PromotionAssessment } from '../../core';
+import {
+  assessPromotion,
+  chargeBatch,
+  chargeMetricCalls,
+  holdoutCalls,
+  seedCandidate,
+  winnerOf,
+  type CandidateRecord,
+  type EvaluatorDescription,
+  type Evidence,
+  type GepaSearchState,
+  type PromotionAssessment,
+} from '../../core';
 import { approvalWorkflowId } from '../../core/workflow-ids';
 import { approvalWorkflow } from '../approval';
 import { storageRetry } from '../retry-policies';
 import { failureMessage } from '../../core/failure-message';
 import { recordIds } from '../../core/gepa/ids';
-import { evaluateBatch } from './search';
+import { chargeOf, evaluateBatch, onVersion2 } from './search';
 import type { ExperimentContext, SubmissionOutcome } from '../../core/gepa/experiment-types';
 
 const storage = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: storageRetry });
@@ -18,18 +30,32 @@ export interface HoldoutOutcome {
   /** Winner's mean objectives on Holdout (submission evidence). */
   winnerObjectives: Record<string, number>;
   seedObjectives: Record<string, number>;
+  /** The versions the evaluator described for the winner's Holdout run (searchVersion 2). */
+  evaluator?: EvaluatorDescription;
   error?: string;
 }
 
+/** The candidate selection chose (default: the Validation winner). */
+export interface ChosenWinner {
+  candidate: CandidateRecord;
+  isSeed: boolean;
+}
+
+export function validationWinner(state: GepaSearchState): ChosenWinner {
+  const w = winnerOf(state);
+  return { candidate: w.candidate, isSeed: w.isSeed };
+}
+
 /**
- * Frozen confirmation: seed and Validation winner on Holdout under one paired seed (the
+ * Frozen confirmation: seed and the selected winner on Holdout under one paired seed (the
  * two batches run in parallel), then the promotion assessment, whose reason is always
  * filled. A failed Holdout run leaves the winner ineligible and reports the error.
  */
-export async function runHoldout(context: ExperimentContext, state: GepaSearchState): Promise<HoldoutOutcome> {
-  const winner = winnerOf(state);
+export async function runHoldout(context: ExperimentContext, state: GepaSearchState, chosen: ChosenWinner = validationWinner(state)): Promise<HoldoutOutcome> {
+  const winner = { id: chosen.candidate.id, isSeed: chosen.isSeed, candidate: chosen.candidate };
   const seed = seedCandidate(state);
   const holdout = context.dataset.holdout;
+  const v2 = onVersion2(context);
   const assess = (seedScores: number[], winnerScores: number[]) =>
     assessPromotion({
       winnerIsSeed: winner.isSeed,
@@ -40,12 +66,15 @@ export async function runHoldout(context: ExperimentContext, state: GepaSearchSt
     });
   if (holdout.length === 0) return { state, promotion: assess([], []), winnerObjectives: {}, seedObjectives: {} };
 
-  const charged = chargeMetricCalls(state, holdoutCalls(holdout.length, winner.isSeed), 'holdout');
+  // Older runs charge the Holdout up front; searchVersion 2 charges what each batch reports (cache hits are free).
+  const chargedUpFront = chargeMetricCalls(state, holdoutCalls(holdout.length, winner.isSeed), 'holdout');
   const caseIds = holdout.map((c) => c.id);
+  const seedRecord = v2 ? recordIds.holdoutSeedOf(context.segment) : recordIds.holdoutSeed;
+  const winnerRecord = v2 ? recordIds.holdoutWinnerOf(context.segment) : recordIds.holdoutWinner;
   const batch = (recordId: string, candidateId: string, spec = seed.spec) =>
     evaluateBatch(context, {
       recordId,
-      phase: recordId === recordIds.holdoutSeed ? 'holdout-seed' : 'holdout-winner',
+      phase: recordId === seedRecord ? 'holdout-seed' : 'holdout-winner',
       split: 'holdout',
       caseIds,
       candidateId,
@@ -53,15 +82,21 @@ export async function runHoldout(context: ExperimentContext, state: GepaSearchSt
       seed: state.holdoutSeed,
     });
   try {
-    const [seedRun, winnerRun] = await Promise.all([
-      batch(recordIds.holdoutSeed, seed.id),
-      winner.isSeed ? undefined : batch(recordIds.holdoutWinner, winner.id, winner.candidate.spec),
-    ]);
+    const [seedRun, winnerRun] = await Promise.all([batch(seedRecord, seed.id), winner.isSeed ? undefined : batch(winnerRecord, winner.id, winner.candidate.spec)]);
     const winnerScores = (winnerRun ?? seedRun).scores;
-    return { state: charged, promotion: assess(seedRun.scores, winnerScores), winnerObjectives: (winnerRun ?? seedRun).objectives, seedObjectives: seedRun.objectives };
+    const charged = v2 ? [seedRun, winnerRun].reduce((s, run) => (run ? chargeBatch(s, run.caseIds.length, chargeOf(run), 'holdout') : s), state) : chargedUpFront;
+    const evaluator = (winnerRun ?? seedRun).evaluator;
+    return {
+      state: charged,
+      promotion: assess(seedRun.scores, winnerScores),
+      winnerObjectives: (winnerRun ?? seedRun).objectives,
+      seedObjectives: seedRun.objectives,
+      ...(evaluator ? { evaluator } : {}),
+    };
   } catch (e) {
+    if (v2 && isCancellation(e)) throw e; // a cancelled experiment ends as cancelled, not with a failed holdout
     const error = `holdout evaluation failed: ${failureMessage(e)}`;
-    return { state: charged, promotion: { eligible: false, reason: `${error}; promotion was not assessed` }, winnerObjectives: {}, seedObjectives: {}, error };
+    return { state: chargedUpFront, promotion: { eligible: false, reason: `${error}; promotion was not assessed` }, winnerObjectives: {}, seedObjectives: {}, error };
   }
 }
 
@@ -75,11 +110,16 @@ function objectiveLines(seed: Record<string, number>, winner: Record<string, num
  * this experiment (abandoned child, id from the revision id). Publication later requires
  * the active revision to still be the experiment's parent.
  */
-export async function submitWinner(context: ExperimentContext, state: GepaSearchState, holdout: HoldoutOutcome): Promise<{ submission: SubmissionOutcome; error?: string }> {
+export async function submitWinner(
+  context: ExperimentContext,
+  state: GepaSearchState,
+  holdout: HoldoutOutcome,
+  chosen: ChosenWinner = validationWinner(state),
+): Promise<{ submission: SubmissionOutcome; error?: string }> {
   if (!context.submit) return { submission: { status: 'not_requested', reason: 'submit was not requested' } };
   if (!holdout.promotion.eligible) return { submission: { status: 'skipped', reason: `not submitted: ${holdout.promotion.reason}` } };
   const comparison = holdout.promotion.holdout!;
-  const winner = winnerOf(state);
+  const winner = chosen;
   const evidence: Evidence = {
     experimentId: context.experimentId,
     datasetId: context.dataset.id,
@@ -89,6 +129,17 @@ export async function submitWinner(context: ExperimentContext, state: GepaSearch
     delta: comparison.delta,
     caseCount: comparison.caseCount,
     objectives: objectiveLines(holdout.seedObjectives, holdout.winnerObjectives),
+    ...(onVersion2(context)
+      ? {
+          certifiedWith: {
+            evaluatorTaskQueue: context.evaluatorTaskQueue,
+            ...(holdout.evaluator?.evaluatorVersion !== undefined ? { evaluatorVersion: holdout.evaluator.evaluatorVersion } : {}),
+            ...(holdout.evaluator?.modelVersion !== undefined ? { modelVersion: holdout.evaluator.modelVersion } : {}),
+            holdoutSeed: state.holdoutSeed,
+            minHoldoutImprovement: context.options.minHoldoutImprovement,
+          },
+        }
+      : {}),
   };
   try {
     const governance = await storage.loadGovernance();
