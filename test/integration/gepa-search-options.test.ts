@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkflowFailedError } from '@temporalio/client';
 import { readExperimentRecords, runExperiment, startExperiment } from '../../client/optimization';
-import { experimentReader } from '../../activities/gepa/records';
+import { experimentReader } from '../../storage/experiment-records';
 import { InputError } from '../../core/errors';
 import { experimentWorkflow } from '../../workflows';
 import { failureMessage } from '../../core/failure-message';
@@ -143,7 +143,7 @@ describe('budgets, ceilings, merge and selection (real dev server, S3, model ser
   it('an objective frontier (score and tokens) keeps the cheapest candidate a parent after a better one dominates it on every case', async () => {
     const queue = await h.addEvaluator({}, uniqueName('frontier'));
     const dataset = weatherDataset({ seed: 47, feedback: 20 });
-    const run = (type: string) =>
+    const run = (type: 'instance' | 'objective') =>
       runExperiment(h.deps, weatherRequest(queue, dataset, { options: { maxIterations: 8, randomSeed: 5, reflectionBatchSize: 1, frontier: { type } } }));
     const parentsAfterFirstChild = async (experimentId: string) => {
       const { log } = await readExperimentRecords(h.store, experimentId);
