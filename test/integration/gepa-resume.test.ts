@@ -113,12 +113,22 @@ describe('cancel and resume (real dev server, S3, model server, example evaluato
     const limited = await waitForExperiment(h.main.client, started.experimentId);
     expect(limited).toMatchObject({ status: 'failed', stopReason: 'time_limit' });
     expect(limited.iterations).toBeLessThan(4);
-    // A faster evaluator takes over the queue; the same time limit is then enough.
+    // A faster evaluator takes over the queue. Each resume gets the same time limit and continues where the last
+    // segment stopped (on a loaded machine one segment may not be enough; none may go backwards).
     await h.stopEvaluators(queue);
     await h.addEvaluator({}, queue);
-    await resumeExperiment(h.deps, started.experimentId);
-    const report = await waitForExperiment(h.main.client, started.experimentId);
-    expect(report).toMatchObject({ status: 'completed', stopReason: 'max_iterations', iterations: 4, resumes: 1 });
+    let report = limited;
+    let from = limited.iterations;
+    for (let segment = 1; report.status !== 'completed'; segment++) {
+      expect(segment).toBeLessThanOrEqual(6);
+      const resumed = await resumeExperiment(h.deps, started.experimentId);
+      expect(resumed).toMatchObject({ segment });
+      expect(resumed.fromIteration).toBeGreaterThanOrEqual(from);
+      from = resumed.fromIteration;
+      report = await waitForExperiment(h.main.client, started.experimentId);
+      expect(report.resumes).toBe(segment);
+    }
+    expect(report).toMatchObject({ status: 'completed', stopReason: 'max_iterations', iterations: 4 });
     await expect(resumeExperiment(h.deps, started.experimentId, { budget: 5000 })).rejects.toThrow(
       `experiment ${started.experimentId} has nothing left to run: its 4 iterations are done (raise them with --iterations N)`,
     );
