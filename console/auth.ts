@@ -25,6 +25,20 @@ export interface Authenticator {
   clientKey(c: Context<ConsoleEnv>): string;
 }
 
+/** Who a token is: a users-file token or, with OIDC configured, a JWT from the issuer (console API and codec server alike). */
+export function tokenAuthenticator(users: readonly StoredUser[], jwt?: JwtVerifier): (token: string) => Promise<Authenticated | undefined> {
+  return async (token) => {
+    const trimmed = token.trim();
+    if (!trimmed || trimmed.length > 16 * 1024) return undefined;
+    if (jwt && looksLikeJwt(trimmed)) {
+      const verified = await jwt(trimmed);
+      return verified && { ...verified, source: 'oidc' };
+    }
+    const user = userForToken(users, trimmed);
+    return user && { user, source: 'users-file' };
+  };
+}
+
 export function authenticator(deps: {
   users: readonly StoredUser[];
   sessions: SessionCookies;
@@ -39,16 +53,7 @@ export function authenticator(deps: {
     revocations: deps.revocations,
     limiter: deps.limiter,
     clientKey: (c) => limiterKey(clientAddress(c.env?.incoming, trust)),
-    async authenticate(token) {
-      const trimmed = token.trim();
-      if (!trimmed || trimmed.length > 16 * 1024) return undefined;
-      if (jwt && looksLikeJwt(trimmed)) {
-        const verified = await jwt(trimmed);
-        return verified && { ...verified, source: 'oidc' };
-      }
-      const user = userForToken(users, trimmed);
-      return user && { user, source: 'users-file' };
-    },
+    authenticate: tokenAuthenticator(users, jwt),
   };
 }
 

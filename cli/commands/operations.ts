@@ -3,26 +3,38 @@ import type { Command } from '../command';
 
 export const operationsCommands: Record<string, Command> = {
   'codec-server': {
-    usage: 'codec-server [--port N] [--host H] [--cors-origin URL[,URL…]]',
-    summary: 'serve /encode and /decode for the Temporal UI (needs EVOLUTION_PAYLOAD_KEYS)',
+    usage: 'codec-server [--port N] [--host H] [--cors-origin URL[,URL…]] [--allowed-host HOST:PORT[,…]]',
+    summary: 'serve /decode for the Temporal UI to signed-in users (needs EVOLUTION_PAYLOAD_KEYS and the console users or OIDC)',
     run: async (ctx) => {
       // Loaded on use, like every command's modules: `evolution help` must not pay for them.
-      const [{ AesGcmPayloadCodec }, { startCodecServer }, { ConfigError }] = await Promise.all([
-        import('../../runtime/codec/aes-gcm-codec'),
-        import('../../console/codec-server'),
-        import('../../core'),
-      ]);
+      const [{ AesGcmPayloadCodec }, { startCodecServer }, { codecServerSettingsFromEnv }, { tokenAuthenticator }, { jwtVerifier }, { trustedProxies }, { ConfigError }] =
+        await Promise.all([
+          import('../../runtime/codec/aes-gcm-codec'),
+          import('../../console/codec-server'),
+          import('../../console/codec-settings'),
+          import('../../console/auth'),
+          import('../../console/oidc'),
+          import('../../console/client-address'),
+          import('../../core'),
+        ]);
       const keys = ctx.config().payloadKeys;
       if (!keys?.length) throw new ConfigError('codec-server needs EVOLUTION_PAYLOAD_KEYS (the keys the workers encrypt with)');
+      const settings = codecServerSettingsFromEnv(process.env, {
+        port: numberFlag(ctx.args, 'port'),
+        host: flag(ctx.args, 'host'),
+        corsOrigins: flag(ctx.args, 'cors-origin'),
+        allowedHosts: flag(ctx.args, 'allowed-host'),
+      });
       const server = await startCodecServer({
         codec: new AesGcmPayloadCodec(keys),
-        port: numberFlag(ctx.args, 'port') ?? 8888,
-        host: flag(ctx.args, 'host') ?? '127.0.0.1',
-        corsOrigins: flag(ctx.args, 'cors-origin')
-          ?.split(',')
-          .map((s) => s.trim()),
+        authenticate: tokenAuthenticator(settings.users, settings.oidc ? jwtVerifier(settings.oidc) : undefined),
+        trust: trustedProxies(settings.trustedProxies),
+        ...settings,
       });
-      ctx.out({ url: server.url }, `codec server on ${server.url} (set it as the Temporal UI's codec endpoint)`);
+      ctx.out(
+        { url: server.url, encode: settings.encode ?? false },
+        `codec server on ${server.url} (the Temporal UI's codec endpoint, with "pass access token" on)${settings.encode ? '; /encode is on' : ''}`,
+      );
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);

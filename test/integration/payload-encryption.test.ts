@@ -5,6 +5,9 @@ import { decideRevision } from '../../client/approvals';
 import { AesGcmPayloadCodec, ENCRYPTED_ENCODING } from '../../runtime/codec/aes-gcm-codec';
 import { parsePayloadKeys } from '../../runtime/codec/keys';
 import { startCodecServer, type RunningCodecServer } from '../../console/codec-server';
+import { tokenAuthenticator } from '../../console/auth';
+import { loadUsersFile } from '../../console/users';
+import { writeUsersFile } from '../support/console';
 import { connectTemporal } from '../../runtime/connection';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { createSkillStore } from '../../storage';
@@ -23,13 +26,21 @@ const keys = parsePayloadKeys(`k2026:${randomBytes(32).toString('base64')}`);
 let w: RunningWorker;
 let config: EvolutionConfig;
 let codecServer: RunningCodecServer;
+let operatorToken: string;
 
 beforeAll(async () => {
   const base = await realServices();
   config = { ...base, payloadKeys: keys, governance: { ...base.governance, humanGate: 'create_only', approvalTimeoutMs: undefined, shadowMode: false } };
   w = await startMainWorker(config);
   config = w.config;
-  codecServer = await startCodecServer({ codec: new AesGcmPayloadCodec(keys), port: 0, corsOrigins: ['http://localhost:8080'] });
+  const operator = writeUsersFile([{ name: 'operator', role: 'viewer', scopes: ['*'] }]);
+  operatorToken = operator.users.operator.token;
+  codecServer = await startCodecServer({
+    codec: new AesGcmPayloadCodec(keys),
+    authenticate: tokenAuthenticator(loadUsersFile(operator.path)),
+    port: 0,
+    corsOrigins: ['http://localhost:8080'],
+  });
 });
 
 afterAll(async () => {
@@ -110,14 +121,14 @@ describe('encrypted payloads', () => {
     const approvalPayloads = payloadsIn(withoutKey(histories[1], 'searchAttributes'));
     const preflight = await fetch(`${codecServer.url}/decode`, {
       method: 'OPTIONS',
-      headers: { Origin: 'http://localhost:8080', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,x-namespace' },
+      headers: { Origin: 'http://localhost:8080', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type,x-namespace' },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:8080');
     expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-namespace');
     const res = await fetch(`${codecServer.url}/decode`, {
       method: 'POST',
-      headers: { Origin: 'http://localhost:8080', 'Content-Type': 'application/json', 'X-Namespace': 'default' },
+      headers: { Origin: 'http://localhost:8080', 'Content-Type': 'application/json', 'X-Namespace': 'default', Authorization: `Bearer ${operatorToken}` },
       body: JSON.stringify({
         payloads: approvalPayloads.map((p) => ({
           metadata: Object.fromEntries(Object.entries(p.metadata!).map(([k, v]) => [k, Buffer.from(v).toString('base64')])),
