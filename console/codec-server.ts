@@ -89,7 +89,8 @@ export function createCodecApp(opts: CodecServerOptions, allowedHosts: () => rea
     const op = path.endsWith('/encode') ? 'encode' : path.endsWith('/decode') ? 'decode' : undefined;
     if (!op) return c.json({ error: 'use POST /decode (or /encode)' }, 404);
     const token = bearer(c);
-    if (!token) return c.json({ error: 'send Authorization: Bearer <token> (Temporal UI: turn on "pass access token" for the codec endpoint)' }, 401, { 'WWW-Authenticate': 'Bearer' });
+    if (!token)
+      return c.json({ error: 'send Authorization: Bearer <token> (Temporal UI: turn on "pass access token" for the codec endpoint)' }, 401, { 'WWW-Authenticate': 'Bearer' });
     const key = limiterKey(clientAddress(c.env?.incoming, trust));
     const limit = limiter.check(key);
     if (!limit.allowed) return c.json({ error: `too many failed attempts; try again in ${limit.retryAfterSeconds} s` }, 429, { 'Retry-After': String(limit.retryAfterSeconds) });

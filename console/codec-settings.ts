@@ -46,7 +46,8 @@ export function codecServerSettingsFromEnv(
       `the codec server listens on ${host}: set EVOLUTION_CODEC_ALLOWED_HOSTS to the host:port names clients reach it by (a Host header check against DNS rebinding)`,
     );
   const encodeSetting = env.EVOLUTION_CODEC_ENCODE?.trim().toLowerCase();
-  if (encodeSetting && !['true', 'false'].includes(encodeSetting)) throw new InputError(`EVOLUTION_CODEC_ENCODE must be true or false, got ${JSON.stringify(env.EVOLUTION_CODEC_ENCODE)}`);
+  if (encodeSetting && !['true', 'false'].includes(encodeSetting))
+    throw new InputError(`EVOLUTION_CODEC_ENCODE must be true or false, got ${JSON.stringify(env.EVOLUTION_CODEC_ENCODE)}`);
   const encode = flags.encode ?? encodeSetting === 'true';
   const users = env.EVOLUTION_CONSOLE_USERS ? loadUsersFile(env.EVOLUTION_CONSOLE_USERS) : [];
   const oidc = oidcFromEnv(env);

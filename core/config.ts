@@ -118,6 +118,8 @@ export interface TemporalConnectionSettings {
 export interface EvolutionConfig {
   /** AES-256 keys for Temporal payloads (runtime/codec); the first encrypts. Absent: plain payloads. */
   payloadKeys?: readonly { id: string; key: Uint8Array }[];
+  /** With payload keys: refuse plaintext workflow inputs, signals and updates (default true; EVOLUTION_PAYLOAD_STRICT=false turns it off). */
+  payloadStrict?: boolean;
   temporal: { address: string; namespace: string; taskQueue: string; evaluatorTaskQueue: string; connection?: TemporalConnectionSettings };
   s3: S3Settings;
   llm: { baseURL: string; apiKey: string; reviewerModel: string; reflectorModel: string; timeoutMs: number; caFile?: string };

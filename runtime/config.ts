@@ -1,4 +1,4 @@
-import { parseConfig, type EvolutionConfig } from '../core';
+import { ConfigError, parseConfig, type EvolutionConfig } from '../core';
 import { resolveTemporalProfile } from './temporal-profile';
 import { loadPayloadKeys } from './codec/keys';
 
@@ -25,9 +25,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, localServices?:
   const profile = resolveTemporalProfile(merged);
   const config = parseConfig({ ...merged, TEMPORAL_ADDRESS: profile.address ?? merged.TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE: profile.namespace ?? merged.TEMPORAL_NAMESPACE });
   const payloadKeys = loadPayloadKeys(merged.EVOLUTION_PAYLOAD_KEYS);
+  const strict = merged.EVOLUTION_PAYLOAD_STRICT?.trim().toLowerCase();
+  if (strict && strict !== 'true' && strict !== 'false')
+    throw new ConfigError(`EVOLUTION_PAYLOAD_STRICT must be true or false, got ${JSON.stringify(merged.EVOLUTION_PAYLOAD_STRICT)}`);
   return {
     ...config,
-    ...(payloadKeys ? { payloadKeys } : {}),
+    ...(payloadKeys ? { payloadKeys, payloadStrict: strict !== 'false' } : {}),
     ...(Object.keys(profile.connection).length ? { temporal: { ...config.temporal, connection: profile.connection } } : {}),
   };
 }

@@ -9,6 +9,7 @@ import { copyFileSync, mkdirSync, renameSync, utimesSync, writeFileSync } from '
 import { join } from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { DIST, ROOT, STAMP, WORKFLOW_BUNDLE } from '../runtime/build-state';
+import { WORKFLOW_INTERCEPTOR_MODULES } from '../workers/worker';
 
 async function main(): Promise<void> {
   const started = new Date();
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
   const bundle = await bundleWorkflowCode({
     workflowsPath: join(ROOT, 'workflows', 'index.ts'),
     payloadConverterPath: join(ROOT, 'workers', 'payload-converter.ts'),
+    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
     logger: new DefaultLogger('WARN'),
   });
   const tmp = `${WORKFLOW_BUNDLE}.${process.pid}.tmp`;

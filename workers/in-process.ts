@@ -2,7 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, Runtime, DefaultLogger, type Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { createSkillStore, type SkillStore } from '../storage';
 import type { EvolutionConfig } from '../core';
-import { createMainWorker, defaultWorkflowBundle, PAYLOAD_CONVERTER_PATH, WORKFLOWS_PATH } from './worker';
+import { createMainWorker, defaultWorkflowBundle, PAYLOAD_CONVERTER_PATH, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from './worker';
 import { randomUUID } from 'node:crypto';
 import { connectWorkerTemporal } from './connection';
 import { temporalConnectionOptions } from '../runtime/temporal-profile';
@@ -20,7 +20,12 @@ export function workflowBundle(): Promise<WorkflowBundleOption> {
   quietRuntime();
   const prebuilt = defaultWorkflowBundle();
   if (prebuilt) return Promise.resolve(prebuilt);
-  return (bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, payloadConverterPath: PAYLOAD_CONVERTER_PATH, logger: new DefaultLogger('WARN') }));
+  return (bundle ??= bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    payloadConverterPath: PAYLOAD_CONVERTER_PATH,
+    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+    logger: new DefaultLogger('WARN'),
+  }));
 }
 
 /** Worker logs at WARN: the demo and tests print what matters, not every state change. */

@@ -32,6 +32,12 @@ export const WORKFLOWS_PATH = join(ROOT, 'workflows', 'index.ts');
 export function defaultWorkflowBundle(): WorkflowBundleOption | undefined {
   return buildStatus() === 'fresh' ? { codePath: WORKFLOW_BUNDLE } : undefined;
 }
+/**
+ * Workflow interceptor modules every bundle carries: the strict-payload guard (refuses
+ * plaintext start inputs, signals and updates when payload keys are set).
+ */
+export const WORKFLOW_INTERCEPTOR_MODULES = [join(ROOT, 'workflows', 'payload-guard.ts')];
+
 /** Path of the payload converter module: bundled with the workflows, and used by activities. */
 export const PAYLOAD_CONVERTER_PATH = join(ROOT, 'workers', 'payload-converter.ts');
 
@@ -89,7 +95,7 @@ async function workflowsFor(given: WorkflowBundleOption | undefined, traced: boo
   const { code } = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
     payloadConverterPath: PAYLOAD_CONVERTER_PATH,
-    workflowInterceptorModules: traced ? [TRACING_WORKFLOW_INTERCEPTORS] : [],
+    workflowInterceptorModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...(traced ? [TRACING_WORKFLOW_INTERCEPTORS] : [])],
     logger: new DefaultLogger('WARN'),
   });
   return { code };

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { type Payload, type PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
+import { UNAUTHENTICATED_PAYLOAD_MARK } from '../../core/payload-authenticity';
 import type { PayloadKey } from './keys';
 
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
@@ -26,7 +27,18 @@ const text = (b: Uint8Array | null | undefined) => (b ? new TextDecoder().decode
 export class AesGcmPayloadCodec implements PayloadCodec {
   private readonly byId: Map<string, Uint8Array>;
 
-  constructor(private readonly keys: readonly PayloadKey[]) {
+  /**
+   * `strict`: a payload that is not encrypted comes back marked UNAUTHENTICATED_PAYLOAD_MARK,
+   * and the workflow-side guard (workflows/payload-guard.ts) refuses marked start inputs,
+   * signals and updates. Not an error here: a client without the keys would otherwise fail
+   * the workflow task on every replay and wedge the workflow. A payload that claims to be
+   * encrypted but does not decrypt still throws (a missing or wrong key is an operator's
+   * mistake, fixed by configuring the key; the task then goes on). Not strict: plaintext passes.
+   */
+  constructor(
+    private readonly keys: readonly PayloadKey[],
+    private readonly opts: { strict?: boolean } = {},
+  ) {
     if (keys.length === 0) throw new Error('AesGcmPayloadCodec needs at least one key');
     this.byId = new Map(keys.map((k) => [k.id, k.key]));
   }
@@ -44,8 +56,9 @@ export class AesGcmPayloadCodec implements PayloadCodec {
   }
 
   async decode(payloads: Payload[]): Promise<Payload[]> {
+    const unauthenticated = (p: Payload): Payload => ({ ...p, metadata: { ...p.metadata, [UNAUTHENTICATED_PAYLOAD_MARK]: utf8('1') } });
     return payloads.map((p) => {
-      if (text(p.metadata?.encoding) !== ENCRYPTED_ENCODING) return p;
+      if (text(p.metadata?.encoding) !== ENCRYPTED_ENCODING) return this.opts.strict ? unauthenticated(p) : p;
       const id = text(p.metadata?.[KEY_ID_METADATA]);
       const key = this.byId.get(id);
       if (!key) {

@@ -133,7 +133,11 @@ describe('codec server', () => {
       expect(res.body).not.toContain('approver comment');
     }
     // The review's request: no Origin, no credentials, straight at /decode.
-    const direct = await fetch(`${codecServer.url}/decode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ payloads: [secretPayload] }) });
+    const direct = await fetch(`${codecServer.url}/decode`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ payloads: [secretPayload] }),
+    });
     expect(direct.status).toBe(401);
   });
 

@@ -8,7 +8,7 @@ import type { EvolutionConfig } from '../../core';
 import { quietRuntime } from '../../workers/in-process';
 import { startTracing, type Tracing } from '../../runtime/tracing/otel';
 import { TRACING_WORKFLOW_INTERCEPTORS } from '../../runtime/tracing/from-env';
-import { createMainWorker, WORKFLOWS_PATH } from '../../workers/worker';
+import { createMainWorker, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../workers/worker';
 import { realServices, uniqueName } from '../support/infra';
 import { exampleSession } from '../support/sessions';
 
@@ -35,7 +35,7 @@ beforeAll(async () => {
   };
   const workflowBundle = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
-    workflowInterceptorModules: [TRACING_WORKFLOW_INTERCEPTORS],
+    workflowInterceptorModules: [...WORKFLOW_INTERCEPTOR_MODULES, TRACING_WORKFLOW_INTERCEPTORS],
     logger: new DefaultLogger('WARN'),
   });
   ({ worker, close: closeWorker } = await createMainWorker({ config, workflowBundle, tracing }));

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { AesGcmPayloadCodec, ENCRYPTED_ENCODING, KEY_ID_METADATA, PayloadDecryptionError } from '../../runtime/codec/aes-gcm-codec';
 import { parsePayloadKeys } from '../../runtime/codec/keys';
 import { ConfigError } from '../../core';
+import { UNAUTHENTICATED_PAYLOAD_MARK } from '../../core/payload-authenticity';
+import { loadConfig } from '../../runtime/config';
 
 const key = () => randomBytes(32);
 const b64 = (b: Buffer) => b.toString('base64');
@@ -83,5 +85,35 @@ describe('AES-256-GCM payload codec', () => {
       ]).decode([relabelled]),
     ).rejects.toThrow(PayloadDecryptionError);
     expect(await codec.decode([payload])).toEqual([payload]);
+  });
+});
+
+describe('strict payload mode', () => {
+  const plain = defaultPayloadConverter.toPayload({ decision: 'approve' })!;
+
+  it('marks a plaintext payload as unauthenticated instead of passing it on as if it were ours', async () => {
+    const strict = new AesGcmPayloadCodec([{ id: 'k1', key: key() }], { strict: true });
+    const [marked] = await strict.decode([plain]);
+    expect(marked!.metadata?.[UNAUTHENTICATED_PAYLOAD_MARK]).toBeDefined();
+    expect(defaultPayloadConverter.fromPayload(marked!)).toEqual({ decision: 'approve' }); // still readable, e.g. by a query
+    const [ours] = await strict.decode(await strict.encode([plain]));
+    expect(ours!.metadata?.[UNAUTHENTICATED_PAYLOAD_MARK]).toBeUndefined();
+    const [passed] = await new AesGcmPayloadCodec([{ id: 'k1', key: key() }]).decode([plain]);
+    expect(passed).toBe(plain);
+  });
+
+  it('still throws for a payload that claims encryption under an unknown or wrong key (an operator fixes the keys)', async () => {
+    const strict = new AesGcmPayloadCodec([{ id: 'k1', key: key() }], { strict: true });
+    const [other] = await new AesGcmPayloadCodec([{ id: 'k1', key: key() }]).encode([plain]);
+    await expect(strict.decode([other!])).rejects.toThrow(PayloadDecryptionError);
+  });
+
+  it('EVOLUTION_PAYLOAD_STRICT: on with keys unless false; anything else is refused', () => {
+    const keys = `k1:${b64(key())}`;
+    const env = { EVOLUTION_IGNORE_LOCAL_INFRA: '1', EVOLUTION_PAYLOAD_KEYS: keys };
+    expect(loadConfig(env).payloadStrict).toBe(true);
+    expect(loadConfig({ ...env, EVOLUTION_PAYLOAD_STRICT: 'false' }).payloadStrict).toBe(false);
+    expect(loadConfig({ EVOLUTION_IGNORE_LOCAL_INFRA: '1' }).payloadStrict).toBeUndefined();
+    expect(() => loadConfig({ ...env, EVOLUTION_PAYLOAD_STRICT: 'sometimes' })).toThrow(/EVOLUTION_PAYLOAD_STRICT must be true or false/);
   });
 });
