@@ -1,14 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
+import { NON_RETRYABLE } from '../core/failure-types';
 import { isNonRetryableStorageError } from '../storage';
-
-/** Failure types the workflows list as non-retryable. */
-export const NON_RETRYABLE = {
-  store: 'NonRetryableStoreError',
-  scope: 'ScopeError',
-  segment: 'InvalidSegmentError',
-  rollback: 'RollbackError',
-  import: 'ImportError',
-} as const;
 
 /** Runs an activity body, turning storage errors that no retry can fix into non-retryable failures. */
 export async function withStoreErrors<T>(fn: () => Promise<T>): Promise<T> {

@@ -33,7 +33,8 @@ import {
   type PlanInput,
   type RevisionPlan,
 } from '../core/governance';
-import { NON_RETRYABLE, withStoreErrors } from './errors';
+import { NON_RETRYABLE } from '../core/failure-types';
+import { withStoreErrors } from './errors';
 import { scopeSkillsOf } from './existing-skills';
 import { whileHeartbeating } from './heartbeat';
 import { asModelAnswer } from './llm/model-answer-failure';

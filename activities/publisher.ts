@@ -16,7 +16,8 @@ import {
 } from '../core';
 import type { PublishableRevision, RevisionRef, RollbackResult } from '../core/governance';
 import type { ImportSkillInput, ImportSkillResult } from '../core/workflow-api/import-skill';
-import { NON_RETRYABLE, withStoreErrors } from './errors';
+import { NON_RETRYABLE } from '../core/failure-types';
+import { withStoreErrors } from './errors';
 import { whileHeartbeating } from './heartbeat';
 import type { SignalIndex } from './scope-index-signal';
 import { indexChangeFor, retryOnConflict, type SkillStore } from '../storage';

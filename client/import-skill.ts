@@ -4,6 +4,7 @@ import { failureMessage } from '../core/failure-message';
 import { importSkillWorkflowId } from '../core/workflow-ids';
 import { IMPORT_SKILL_WORKFLOW, type ImportSkillResult, type ImportSkillWorkflow } from '../core/workflow-api';
 import { InputError, StateError } from '../core/errors';
+import { searchAttributes } from '../core/search-attributes';
 
 export type { ImportSkillResult };
 
@@ -28,7 +29,7 @@ export async function importUnmanagedSkill(deps: { client: Client; config: Evolu
       taskQueue: deps.config.temporal.taskQueue,
       workflowId: importSkillWorkflowId(scopeKey, skillId, digest),
       args: [{ scopeKey, skillId, revisionId, spec }],
-      searchAttributes: { EvolutionScopeKey: [scopeKey], EvolutionSkillId: [skillId], EvolutionKind: ['import'] },
+      searchAttributes: searchAttributes({ kind: 'import', scopeKey, skillId }),
     });
   } catch (e) {
     // The activity's own message ("skill … is managed by evolution …") rather than the wrapper's.

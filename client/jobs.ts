@@ -3,6 +3,7 @@ import type { SkillStore, StoredJobOutcome } from '../storage';
 import { parseLearningJobWorkflowId } from '../core/workflow-ids';
 import type { JobOutcome, SessionAuditEvent } from '../core/governance';
 import { InputError, NotFoundError } from '../core/errors';
+import { scopeQuery } from '../core/search-attributes';
 
 export interface JobView {
   jobId: string;
@@ -19,14 +20,14 @@ export interface JobView {
 const DEFAULT_LIMIT = 20;
 
 /**
- * The most recent learning jobs of a scope (one visibility query: every job carries
- * `EvolutionScopeKey` and `EvolutionKind = 'learning-job'`), each with its stored outcome.
+ * The most recent learning jobs of a scope (one visibility query, core scopeQuery: every
+ * job carries its scope and kind as search attributes), each with its stored outcome.
  * Reads at most `limit` outcomes, whatever the number of jobs the scope has seen.
  */
 export async function listLearningJobs(deps: { client: Client; store: SkillStore }, scopeKey: string, opts: { limit?: number } = {}): Promise<JobView[]> {
   const limit = opts.limit ?? DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new InputError(`--limit must be an integer from 1 to 1000, got ${opts.limit}`);
-  const query = `EvolutionScopeKey = '${scopeKey.replaceAll("'", "\\'")}' AND EvolutionKind = 'learning-job'`;
+  const query = scopeQuery(scopeKey, 'learning-job');
   const jobs: JobView[] = [];
   for await (const w of deps.client.workflow.list({ query, pageSize: limit })) {
     jobs.push({ jobId: w.workflowId, workflowStatus: w.status.name, startedAt: w.startTime.toISOString(), closedAt: w.closeTime?.toISOString() });

@@ -6,6 +6,7 @@ import { SESSION_WORKFLOW, submitSegmentSignal, type SessionWorkflow } from '../
 import { InputError, parseInput } from '../core/errors';
 import { storeSessionEvents } from './payloads';
 import { learningJobWorkflowId, sessionWorkflowId } from '../core/workflow-ids';
+import { searchAttributes } from '../core/search-attributes';
 
 export interface StartedLearningJob {
   sessionWorkflowId: string;
@@ -45,7 +46,7 @@ export async function startLearningJob(deps: { client: Client; store: SkillStore
     args: [{ idleTimeoutMs: deps.config.runtime.sessionIdleTimeoutMs }],
     signal: submitSegmentSignal,
     signalArgs: [segment],
-    searchAttributes: { EvolutionScopeKey: [scopeKey], EvolutionKind: ['session'] },
+    searchAttributes: searchAttributes({ kind: 'session', scopeKey }),
   });
   return { sessionWorkflowId: workflowId, jobWorkflowId: learningJobWorkflowId({ scopeKey, sessionId: req.sessionId, segmentId }), segmentId, scopeKey };
 }

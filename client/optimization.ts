@@ -35,6 +35,7 @@ import { EXPERIMENT_WORKFLOW, experimentProgressQuery, type ExperimentProgress, 
 import { failureMessage } from '../core/failure-message';
 import { experimentWorkflowId } from '../core/workflow-ids';
 import { InputError, NotFoundError, parseInput, StateError } from '../core/errors';
+import { searchAttributes } from '../core/search-attributes';
 
 export interface OptimizationDeps {
   client: Client;
@@ -172,7 +173,7 @@ export async function startExperiment(deps: OptimizationDeps, request: unknown, 
       taskQueue: deps.config.temporal.taskQueue,
       args: [{ request: { ...resolved.request, experimentId }, iterationsPerRun: opts.iterationsPerRun }],
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      searchAttributes: { EvolutionKind: ['experiment'], ...(resolved.request.skillId ? { EvolutionSkillId: [resolved.request.skillId] } : {}) },
+      searchAttributes: searchAttributes({ kind: 'experiment', skillId: resolved.request.skillId }),
     });
   } catch (e) {
     if (e instanceof WorkflowExecutionAlreadyStartedError) throw new StateError(`experiment ${experimentId} already exists (an experiment id is used once)`);

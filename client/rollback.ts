@@ -6,6 +6,7 @@ import { rollbackWorkflowId } from '../core/workflow-ids';
 import type { RollbackResult } from '../core/governance';
 import { ROLLBACK_WORKFLOW, type RollbackWorkflow } from '../core/workflow-api';
 import { InputError, StateError } from '../core/errors';
+import { searchAttributes } from '../core/search-attributes';
 
 /** Rolls a skill back (to the latest archived revision, or a chosen one) through a durable workflow. */
 export async function rollbackSkill(
@@ -19,7 +20,7 @@ export async function rollbackSkill(
       workflowId: rollbackWorkflowId(input.scopeKey, input.skillId, randomUUID()),
       // The comment goes into workflow history and the audit trail: credentials never do.
       args: [{ ...input, ...(input.comment !== undefined ? { comment: redactSecrets(input.comment) } : {}) }],
-      searchAttributes: { EvolutionScopeKey: [input.scopeKey], EvolutionSkillId: [input.skillId], EvolutionKind: ['rollback'] },
+      searchAttributes: searchAttributes({ kind: 'rollback', scopeKey: input.scopeKey, skillId: input.skillId }),
     });
   } catch (e) {
     // Surface the activity's own message ("no archived revision …") rather than the wrapper's.

@@ -9,6 +9,7 @@ import { reusePortsOrFresh, startDetached, waitUntil } from './process';
 import type { ServiceName, ServiceState } from './state';
 import { createS3Client } from '../storage/s3-client';
 import { localS3AuthCurrent, writeLocalS3Auth } from './s3-auth';
+import { SEARCH_ATTRIBUTE_NAMES } from '../core/search-attributes';
 
 const run = promisify(execFile);
 
@@ -22,12 +23,7 @@ export function localS3Settings() {
 }
 
 /** Search attributes registered on the dev server, used to find workflows in the UI/CLI. */
-export const SEARCH_ATTRIBUTES = {
-  EvolutionScopeKey: 'Keyword',
-  EvolutionSkillId: 'Keyword',
-  EvolutionRevisionId: 'Keyword',
-  EvolutionKind: 'Keyword',
-} as const;
+export const SEARCH_ATTRIBUTES: Readonly<Record<string, 'Keyword'>> = Object.fromEntries(Object.values(SEARCH_ATTRIBUTE_NAMES).map((name) => [name, 'Keyword']));
 
 export interface ServiceDefinition {
   name: ServiceName;

@@ -44,6 +44,7 @@ import {
 import { checkExperimentInput } from '../core/workflow-inputs';
 import { withDeadline } from './gepa/deadline';
 import { failureMessage } from '../core/failure-message';
+import { NON_RETRYABLE } from '../core/failure-types';
 import { experimentProgressQuery } from '../core/workflow-api/experiment';
 import { runHoldout, submitWinner } from './gepa/finish';
 import { chooseWinner } from './gepa/selection';
@@ -72,10 +73,10 @@ const DEFAULT_ITERATIONS_PER_RUN = 20;
 
 const storage = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: storageRetry });
 
-const invalid = (message: string) => ApplicationFailure.nonRetryable(message, 'InvalidExperimentRequest');
+const invalid = (message: string) => ApplicationFailure.nonRetryable(message, NON_RETRYABLE.experimentRequest);
 const notStarted = (experimentId: string, e: unknown) =>
   // Fail with the reason itself (bad dataset, unknown parent…), not "activity task failed".
-  ApplicationFailure.create({ message: `experiment ${experimentId} could not start: ${failureMessage(e)}`, type: 'ExperimentNotStarted', nonRetryable: true });
+  ApplicationFailure.create({ message: `experiment ${experimentId} could not start: ${failureMessage(e)}`, type: NON_RETRYABLE.experimentNotStarted, nonRetryable: true });
 
 function iterationsPerRun(input: ExperimentWorkflowInput): number {
   // The state keeps the last LOG_TAIL_LIMIT log entries; each run stores its own before moving on.

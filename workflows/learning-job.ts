@@ -11,6 +11,7 @@ import { approvalWorkflow } from './approval';
 import { requireValidInput } from './input-guard';
 import { withinModelAnswerBudget } from './model-answer-budget';
 import { REVIEWER_DEADLINE, reviewerInfrastructureRetry, storageRetry } from './retry-policies';
+import { searchAttributes } from '../core/search-attributes';
 
 export interface LearningJobInput {
   segment: Segment;
@@ -166,7 +167,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
           workflowId: approvalWorkflowId(revision.id),
           args: [{ revision: { scopeKey: revision.scopeKey, skillId: revision.skillId, revisionId: revision.id }, timeoutMs: governance.approvalTimeoutMs, source: 'reviewer' }],
           parentClosePolicy: ParentClosePolicy.ABANDON,
-          searchAttributes: { EvolutionRevisionId: [revision.id], EvolutionSkillId: [revision.skillId], EvolutionScopeKey: [revision.scopeKey], EvolutionKind: ['approval'] },
+          searchAttributes: searchAttributes({ kind: 'approval', scopeKey: revision.scopeKey, skillId: revision.skillId, revisionId: revision.id }),
         });
       } catch (err) {
         // A re-run job (reset) finds its revision already waiting: that is the state we want.

@@ -1,16 +1,14 @@
 import type { RetryPolicy } from '@temporalio/common';
-import { INVALID_WORKFLOW_INPUT, MODEL_ANSWER_FAILURE } from '../core/failure-types';
+import { INVALID_EVALUATOR_INPUT, INVALID_WORKFLOW_INPUT, MODEL_ANSWER_FAILURE, NON_RETRYABLE, PROGRAMMING_ERRORS } from '../core/failure-types';
 
 /**
  * The retry policies of every activity the workflows call: each is bounded (but the scope
  * index's, below), and an unexpected programming error (a TypeError in an activity is a bug, not a fault that a
  * retry fixes) fails at once.
  */
-export const PROGRAMMING_ERRORS = ['TypeError', 'RangeError', 'ReferenceError', 'SyntaxError'] as const;
 
-/** Activity failure types that no retry can fix (see activities/errors.ts). */
-const PERMANENT = ['NonRetryableStoreError', 'ScopeError', 'InvalidSegmentError', 'RollbackError', INVALID_WORKFLOW_INPUT, ...PROGRAMMING_ERRORS];
-const GEPA_PERMANENT = ['InvalidExperimentRequest', 'DatasetNotFound', 'ExperimentRecordConflict', 'ExperimentNotStarted'];
+/** Activity failure types that no retry can fix (core/failure-types.ts). */
+const PERMANENT = [...Object.values(NON_RETRYABLE), INVALID_WORKFLOW_INPUT, ...PROGRAMMING_ERRORS];
 
 /** Short S3 reads and writes: about five minutes of backoff covers a storage restart. */
 export const storageRetry: RetryPolicy = {
@@ -18,7 +16,7 @@ export const storageRetry: RetryPolicy = {
   backoffCoefficient: 2,
   maximumInterval: '30 seconds',
   maximumAttempts: 15,
-  nonRetryableErrorTypes: [...PERMANENT, ...GEPA_PERMANENT],
+  nonRetryableErrorTypes: PERMANENT,
 };
 
 /**
@@ -26,8 +24,8 @@ export const storageRetry: RetryPolicy = {
  * must follow the pointers eventually, and the index workflow has nothing else to do; a
  * publisher waiting for it gives up after 30 s.
  */
-export const indexBurstRetry: RetryPolicy = { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', nonRetryableErrorTypes: ['NonRetryableStoreError'] };
-export const indexReconcileRetry: RetryPolicy = { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: ['NonRetryableStoreError'] };
+export const indexBurstRetry: RetryPolicy = { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', nonRetryableErrorTypes: [NON_RETRYABLE.store] };
+export const indexReconcileRetry: RetryPolicy = { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: [NON_RETRYABLE.store] };
 
 /**
  * A model call (reviewer, reflector): a few attempts, since each attempt is a model
@@ -38,7 +36,7 @@ export const modelCallRetry: RetryPolicy = {
   backoffCoefficient: 2,
   maximumInterval: '30 seconds',
   maximumAttempts: 3,
-  nonRetryableErrorTypes: [...PERMANENT, ...GEPA_PERMANENT],
+  nonRetryableErrorTypes: PERMANENT,
 };
 
 /** The application's evaluator (docs/evaluator-contract.md): three attempts. */
@@ -47,7 +45,7 @@ export const evaluatorRetry: RetryPolicy = {
   backoffCoefficient: 2,
   maximumInterval: '30 seconds',
   maximumAttempts: 3,
-  nonRetryableErrorTypes: ['InvalidEvaluatorInput', ...PROGRAMMING_ERRORS],
+  nonRetryableErrorTypes: [INVALID_EVALUATOR_INPUT, ...PROGRAMMING_ERRORS],
 };
 
 /**

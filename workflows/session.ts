@@ -7,6 +7,7 @@ import { checkSegment, checkSessionInput } from '../core/workflow-inputs';
 import { requireValidInput } from './input-guard';
 import { learningJobWorkflow } from './learning-job';
 import { sessionStateQuery, submitSegmentSignal, type SessionInput, type SessionState } from '../core/workflow-api/session';
+import { searchAttributes } from '../core/search-attributes';
 
 export { sessionStateQuery, submitSegmentSignal, type SessionInput, type SessionState };
 
@@ -75,8 +76,8 @@ async function runJob(segment: Segment, indexedBefore: IndexedPublication[]): Pr
       args: [{ segment, ...(indexedBefore.length ? { indexedBefore } : {}) }],
       // The same segment submitted again after its job finished is not reviewed twice.
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      // The jobs of a scope are one visibility query: EvolutionScopeKey = '…' AND EvolutionKind = 'learning-job'.
-      searchAttributes: { EvolutionKind: ['learning-job'], EvolutionScopeKey: [scopeKey] },
+      // The jobs of a scope are one visibility query (core scopeQuery).
+      searchAttributes: searchAttributes({ kind: 'learning-job', scopeKey }),
     });
     return { outcome: { jobId: outcome.jobId, status: outcome.status, reason: outcome.reason }, published: publicationsOf(outcome) };
   } catch (err) {

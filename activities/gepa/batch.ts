@@ -5,7 +5,7 @@ import type { SkillStore } from '../../storage';
 import { withStoreErrors } from '../errors';
 import type { DatasetCache } from './dataset-cache';
 import { evaluationCache } from './evaluation-cache';
-import { GEPA_NON_RETRYABLE } from './failures';
+import { NON_RETRYABLE } from '../../core/failure-types';
 import { experimentReader } from '../../storage/experiment-records';
 
 export interface PrepareBatchInput {
@@ -40,7 +40,7 @@ export function batchActivities({ store, datasets }: { store: SkillStore; datase
         if (!same) {
           throw ApplicationFailure.nonRetryable(
             `evaluation record ${input.recordId} of experiment ${input.experimentId} holds candidate ${record.candidateId} under seed ${record.seed}, not ${input.candidateId} under ${input.seed}`,
-            GEPA_NON_RETRYABLE.record,
+            NON_RETRYABLE.experimentRecord,
           );
         }
         return {

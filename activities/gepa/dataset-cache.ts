@@ -1,7 +1,7 @@
 import type { Case, Dataset, DatasetRef } from '../../core';
 import type { SkillStore } from '../../storage';
 import { ApplicationFailure } from '@temporalio/activity';
-import { GEPA_NON_RETRYABLE } from './failures';
+import { NON_RETRYABLE } from '../../core/failure-types';
 
 const MAX_ENTRIES = 16;
 
@@ -25,7 +25,7 @@ export function datasetCache(store: SkillStore) {
       );
     }
     const dataset = await entry;
-    if (!dataset) throw ApplicationFailure.nonRetryable(`dataset ${ref.id} version ${ref.version} does not exist`, GEPA_NON_RETRYABLE.dataset);
+    if (!dataset) throw ApplicationFailure.nonRetryable(`dataset ${ref.id} version ${ref.version} does not exist`, NON_RETRYABLE.dataset);
     return dataset;
   }
 
@@ -35,7 +35,7 @@ export function datasetCache(store: SkillStore) {
     const byId = new Map([...dataset.feedback, ...dataset.validation, ...dataset.holdout].map((c) => [c.id, c]));
     const missing = caseIds.filter((id) => !byId.has(id));
     if (missing.length > 0) {
-      throw ApplicationFailure.nonRetryable(`dataset ${ref.id} version ${ref.version} has no case ${missing.map((m) => `"${m}"`).join(', ')}`, GEPA_NON_RETRYABLE.dataset);
+      throw ApplicationFailure.nonRetryable(`dataset ${ref.id} version ${ref.version} has no case ${missing.map((m) => `"${m}"`).join(', ')}`, NON_RETRYABLE.dataset);
     }
     return caseIds.map((id) => byId.get(id) as Case);
   }

@@ -9,7 +9,7 @@ import { recordIds } from '../../core/gepa/ids';
 import { fillReflectionAnswer } from '../../core/gepa/reflection-answer-repair';
 import type { ReflectInput, ReflectOutput } from '../../core/gepa/experiment-types';
 import type { DatasetCache } from './dataset-cache';
-import { GEPA_NON_RETRYABLE } from './failures';
+import { NON_RETRYABLE } from '../../core/failure-types';
 import { experimentReader } from '../../storage/experiment-records';
 
 /**
@@ -40,7 +40,7 @@ export function reflectorActivities({ config, store, openai, datasets }: { confi
       } else {
         const record = await withStoreErrors(() => reader.evaluation(input.experimentId, input.evaluationRecordId));
         if (!record)
-          throw ApplicationFailure.nonRetryable(`evaluation record ${input.evaluationRecordId} of experiment ${input.experimentId} does not exist`, GEPA_NON_RETRYABLE.record);
+          throw ApplicationFailure.nonRetryable(`evaluation record ${input.evaluationRecordId} of experiment ${input.experimentId} does not exist`, NON_RETRYABLE.experimentRecord);
         const cases = await datasets.cases(input.dataset, record.caseIds);
         const messages = buildReflectionMessages({
           spec: input.parentSpec,

@@ -6,7 +6,7 @@ import { existingSkillsOf } from '../existing-skills';
 import { recordActivities as revisionRecorder } from '../record';
 import type { SkillStore } from '../../storage';
 import { submissionJobId } from '../../core/gepa/ids';
-import { GEPA_NON_RETRYABLE } from './failures';
+import { NON_RETRYABLE } from '../../core/failure-types';
 
 export interface SubmitCandidateInput {
   experimentId: string;
@@ -57,7 +57,7 @@ export function submissionActivities({ store }: { store: SkillStore }) {
       try {
         scopeKey = scopeKeyOf(input.scope);
       } catch (e) {
-        throw ApplicationFailure.nonRetryable(`invalid scope: ${(e as Error).message}`, GEPA_NON_RETRYABLE.request);
+        throw ApplicationFailure.nonRetryable(`invalid scope: ${(e as Error).message}`, NON_RETRYABLE.experimentRequest);
       }
       const revisionId = revisionIdFor(submissionJobId(input.experimentId), 0);
       return withStoreErrors(async () => {

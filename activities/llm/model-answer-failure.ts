@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import OpenAI from 'openai';
-import { MODEL_ANSWER_FAILURE } from '../../core/failure-types';
+import { MALFORMED_MODEL_ANSWER, MODEL_ANSWER_FAILURE } from '../../core/failure-types';
 
 /**
  * Runs one model call and separates what the model answered from what the
@@ -20,7 +20,7 @@ export async function asModelAnswer<T>(call: () => Promise<T>): Promise<T> {
 }
 
 function isModelAnswer(e: unknown): boolean {
-  if (e instanceof ApplicationFailure) return e.type === 'MalformedModelAnswer';
+  if (e instanceof ApplicationFailure) return e.type === MALFORMED_MODEL_ANSWER;
   if (e instanceof OpenAI.APIUserAbortError) return false; // cancellation, not an answer
   if (e instanceof OpenAI.APIConnectionTimeoutError) return true; // the model did not answer in time
   if (e instanceof OpenAI.APIConnectionError) return false; // could not reach the model server

@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import OpenAI from 'openai';
 import { zodResponseFormat } from 'openai/helpers/zod';
 import type { z } from 'zod';
+import { MALFORMED_MODEL_ANSWER } from '../../core/failure-types';
 import {
   formatRepair,
   isResponseFormatRefusal,
@@ -102,7 +103,7 @@ export async function structuredCompletion<S extends z.ZodType, T = z.output<S>>
   if (!extracted.ok) {
     throw ApplicationFailure.retryable(
       `${call.schemaName}: the model's answer is not valid JSON (${extracted.error}); it began ${JSON.stringify(content.slice(0, 120))}`,
-      'MalformedModelAnswer',
+      MALFORMED_MODEL_ANSWER,
     );
   }
   repairs.push(...extracted.repairs);
@@ -115,14 +116,14 @@ export async function structuredCompletion<S extends z.ZodType, T = z.output<S>>
   const parsed = call.schema.safeParse(json);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-    throw ApplicationFailure.retryable(`${call.schemaName}: the model's answer does not match the schema: ${issues}`, 'MalformedModelAnswer');
+    throw ApplicationFailure.retryable(`${call.schemaName}: the model's answer does not match the schema: ${issues}`, MALFORMED_MODEL_ANSWER);
   }
   repairs.push(...missingDefaultedKeys(call.schema, json));
   let value: T;
   try {
     value = call.normalize ? call.normalize(parsed.data) : (parsed.data as T);
   } catch (e) {
-    throw ApplicationFailure.retryable(`${call.schemaName}: ${(e as Error).message}`, 'MalformedModelAnswer');
+    throw ApplicationFailure.retryable(`${call.schemaName}: ${(e as Error).message}`, MALFORMED_MODEL_ANSWER);
   }
   return { value, record: { format: level, repairs, ...usage } };
 }

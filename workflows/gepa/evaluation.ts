@@ -5,6 +5,7 @@ import { ACTIVITY_NOT_REGISTERED } from '../../core/gepa/evaluator-contract';
 import { alignEvaluations, EvaluationContractError, EvaluatorDescriptionSchema, summarizeBatch, type Case, type Evaluation, type EvaluatorDescription } from '../../core';
 import { failureMessage } from '../../core/failure-message';
 import { checkEvaluationBatchInput } from '../../core/workflow-inputs';
+import { EVALUATOR_CONTRACT_ERROR } from '../../core/failure-types';
 import { requireValidInput } from '../input-guard';
 import { evaluatorRetry, storageRetry } from '../retry-policies';
 import { chunk, mapLimit } from '../../core/concurrency';
@@ -68,7 +69,7 @@ async function evaluateCases(input: EvaluationBatchInput, cases: Case[]): Promis
       ).evaluations;
     } catch (e) {
       // A contract violation is the evaluator's answer, not a transient fault: no retry.
-      if (e instanceof EvaluationContractError) throw ApplicationFailure.nonRetryable(e.message, 'EvaluatorContractError');
+      if (e instanceof EvaluationContractError) throw ApplicationFailure.nonRetryable(e.message, EVALUATOR_CONTRACT_ERROR);
       throw e;
     }
   });

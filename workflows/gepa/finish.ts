@@ -21,6 +21,7 @@ import { failureMessage } from '../../core/failure-message';
 import { recordIds } from '../../core/gepa/ids';
 import { chargeOf, evaluateBatch, onVersion2 } from './search';
 import type { ExperimentContext, SubmissionOutcome } from '../../core/gepa/experiment-types';
+import { searchAttributes } from '../../core/search-attributes';
 
 const storage = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: storageRetry });
 
@@ -168,7 +169,7 @@ export async function submitWinner(
             },
           ],
           parentClosePolicy: ParentClosePolicy.ABANDON,
-          searchAttributes: { EvolutionRevisionId: [r.revisionId], EvolutionSkillId: [context.skillId!], EvolutionScopeKey: [r.scopeKey], EvolutionKind: ['approval'] },
+          searchAttributes: searchAttributes({ kind: 'approval', scopeKey: r.scopeKey, skillId: context.skillId!, revisionId: r.revisionId }),
         });
       } catch (e) {
         if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;

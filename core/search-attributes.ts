@@ -1,0 +1,39 @@
+/**
+ * The search attributes every workflow of the product carries, so an operator or a platform
+ * finds a scope's sessions, jobs, approvals, rollbacks, imports and experiments with one
+ * visibility query. The names (Keyword attributes the namespace must have) are spelled here
+ * only; docs/platform-contract.md lists who sets which.
+ */
+export const SEARCH_ATTRIBUTE_NAMES = {
+  scopeKey: 'EvolutionScopeKey',
+  skillId: 'EvolutionSkillId',
+  revisionId: 'EvolutionRevisionId',
+  kind: 'EvolutionKind',
+} as const;
+
+/** What `EvolutionKind` says a workflow is. */
+export type WorkflowKind = 'session' | 'learning-job' | 'approval' | 'rollback' | 'import' | 'experiment';
+
+export interface WorkflowSearchAttributes {
+  kind: WorkflowKind;
+  scopeKey?: string;
+  skillId?: string;
+  revisionId?: string;
+}
+
+/** The `searchAttributes` of a workflow start (each a one-value Keyword list). */
+export function searchAttributes(a: WorkflowSearchAttributes): Record<string, string[]> {
+  const out: Record<string, string[]> = { [SEARCH_ATTRIBUTE_NAMES.kind]: [a.kind] };
+  if (a.scopeKey !== undefined) out[SEARCH_ATTRIBUTE_NAMES.scopeKey] = [a.scopeKey];
+  if (a.skillId !== undefined) out[SEARCH_ATTRIBUTE_NAMES.skillId] = [a.skillId];
+  if (a.revisionId !== undefined) out[SEARCH_ATTRIBUTE_NAMES.revisionId] = [a.revisionId];
+  return out;
+}
+
+const quoted = (value: string) => `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+
+/** The visibility query for a scope's workflows, of one kind when given. */
+export function scopeQuery(scopeKey: string, kind?: WorkflowKind): string {
+  const scope = `${SEARCH_ATTRIBUTE_NAMES.scopeKey} = ${quoted(scopeKey)}`;
+  return kind ? `${scope} AND ${SEARCH_ATTRIBUTE_NAMES.kind} = ${quoted(kind)}` : scope;
+}
