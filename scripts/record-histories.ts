@@ -5,13 +5,16 @@
  * local services (it starts them) and takes a few minutes.
  *
  * Scenarios: a session and its learning job, an approval while it waits and after it was
- * decided, a learning job that publishes, the scope-index entity that publication signalled, a rollback, an experiment that continues-as-new (its first run, its last run and
- * an evaluation batch) and an experiment that fails on its time limit.
+ * decided, a learning job that publishes, the scope-index entity that publication signalled, a rollback, and GEPA on
+ * searchVersion 2: an experiment that continues-as-new (its first run, its last run with a merge and multi-seed
+ * selection, an evaluation batch run by the evaluator and one answered from the cache), an experiment cancelled
+ * cleanly and its resumed run.
  *
  * Histories of learning jobs recorded on older code stay as they were: this script does not
  * write them (`learning-job`, `learning-job-published`: a step for each write;
- * `learning-job-patch-markers`: the retired patches' markers). The current code must go on
- * replaying them (docs/versioning.md).
+ * `learning-job-patch-markers`: the retired patches' markers), nor those of experiments prepared
+ * before searchVersion 2 (`experiment-continued-as-new`, `experiment-last-run`, `evaluation-batch`,
+ * `experiment-time-limit`). The current code must go on replaying them (docs/versioning.md).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +23,7 @@ import { createSkillStore } from '../storage';
 import { decideRevision } from '../client/approvals';
 import { loadConfig } from '../runtime/config';
 import { startLearningJob, waitForLearningJob } from '../client/learning';
-import { startExperiment, waitForExperiment } from '../client/optimization';
+import { cancelExperiment, resumeExperiment, startExperiment, waitForExperiment } from '../client/optimization';
 import {
   approvalWorkflowId,
   makeWeatherDataset,
@@ -35,7 +38,7 @@ import {
 } from '../core';
 import { infraEnv, infraUp } from '../infra';
 import { REPO_ROOT } from '../infra/paths';
-import { rollbackWorkflowId } from '../core/workflow-ids';
+import { evaluationWorkflowId, rollbackWorkflowId } from '../core/workflow-ids';
 import { writeHistoryFile } from '../test/replay/history-files';
 import { exampleSession } from '../test/support/sessions';
 import { createEvaluatorWorker } from '../workers/evaluator';
@@ -88,8 +91,8 @@ async function skillWithTwoRevisions(store: Store, stamp: string) {
   return { scopeKey: key, skillId, revisionId: v1 };
 }
 
-function weatherRequest(evaluatorTaskQueue: string, stamp: string, options: Record<string, unknown>): ExperimentRequestInput {
-  const dataset = makeWeatherDataset({ seed: 7, feedback: 10, validation: 10, holdout: 10, criticalEvery: 4, id: `weather-replay-${stamp}-${Object.keys(options).join('-')}` });
+function weatherRequest(evaluatorTaskQueue: string, stamp: string, options: Record<string, unknown>, seed = 7): ExperimentRequestInput {
+  const dataset = makeWeatherDataset({ seed, feedback: 10, validation: 10, holdout: 10, criticalEvery: 4, id: `weather-replay-${stamp}-${seed}-${Object.keys(options).join('-')}` });
   return {
     seed: WEATHER_SEED_SKILL,
     dataset,
@@ -98,6 +101,13 @@ function weatherRequest(evaluatorTaskQueue: string, stamp: string, options: Reco
     options: { maxIterations: 3, randomSeed: 7, evaluatorTaskQueue, ...options },
   } as ExperimentRequestInput;
 }
+
+const validationCase = (n: number) => `weather-validation-${String(n).padStart(3, '0')}`;
+const MERGE_OVERRIDES = [
+  ...[1, 2, 3].map((n) => ({ caseId: validationCase(n), score: 1, whenSpecMatches: 'Make sure to' })),
+  ...[4, 5, 6].map((n) => ({ caseId: validationCase(n), score: 1, whenSpecMatches: 'Do not forget' })),
+  { caseId: validationCase(7), score: 1, whenSpecMatches: '^(?![\\s\\S]*Make sure to)' },
+];
 
 // RECORD_HISTORIES_DIR: record elsewhere (to take one new history without re-recording the others).
 export const HISTORIES_DIR = process.env.RECORD_HISTORIES_DIR ?? join(REPO_ROOT, 'test', 'replay', 'histories');
@@ -139,8 +149,10 @@ async function main(): Promise<void> {
     [
       { taskQueue: evaluatorQueue, delayMs: 0 },
       { taskQueue: `${evaluatorQueue}-slow`, delayMs: 1_500 },
-    ].map(async ({ taskQueue, delayMs }) => {
-      const { worker } = await createEvaluatorWorker({ config: w.config, connection, taskQueue, identity: `${taskQueue}-worker`, evaluator: { delayMs } });
+      // Specialists (as in test/integration/gepa-search-options.test.ts), so the recorded search merges.
+      { taskQueue: `${evaluatorQueue}-merge`, delayMs: 0, scoreOverrides: MERGE_OVERRIDES },
+    ].map(async ({ taskQueue, delayMs, scoreOverrides }) => {
+      const { worker } = await createEvaluatorWorker({ config: w.config, connection, taskQueue, identity: `${taskQueue}-worker`, evaluator: { delayMs, scoreOverrides } });
       return { worker, running: worker.run() };
     }),
   );
@@ -178,25 +190,44 @@ async function main(): Promise<void> {
       .catch((e: Error) => console.error(`[record] rollback ended with: ${e.message} (its history is recorded all the same)`));
     await save(w.client, 'rollback', rollbackId);
 
-    // GEPA: an experiment continuing-as-new after every iteration, and one that hits its time limit.
-    const continued = await startExperiment(deps, weatherRequest(evaluatorQueue, stamp, { maxIterations: 3 }), { iterationsPerRun: 1 });
-    await waitForExperiment(w.client, continued.experimentId);
-    const runs = await runChain(w.client, continued.workflowId);
-    if (runs.length < 2) throw new Error(`expected the experiment to continue-as-new, it ran ${runs.length} run(s)`);
-    await save(w.client, 'experiment-continued-as-new', continued.workflowId, runs[0]);
-    await save(w.client, 'experiment-last-run', continued.workflowId, runs[runs.length - 1]);
-    const batches = await w.client.workflow.list({ query: `WorkflowType = 'evaluationBatchWorkflow' AND ExecutionStatus = 'Completed'` });
-    for await (const batch of batches) {
-      if (batch.workflowId.includes(continued.experimentId)) {
-        await save(w.client, 'evaluation-batch', batch.workflowId, batch.runId);
-        break;
-      }
+    // GEPA on searchVersion 2 (the experiments recorded before it — experiment-continued-as-new, experiment-last-run,
+    // evaluation-batch, experiment-time-limit — stay as they were). An experiment that continues as new every two
+    // iterations, with a merge and multi-seed selection in its last run; its batches run on the evaluator, then
+    // again from the evaluation cache; a cancelled experiment, and its resumed run.
+    const v2Request = () =>
+      weatherRequest(`${evaluatorQueue}-merge`, stamp, {
+        maxIterations: 4,
+        randomSeed: 11,
+        merge: { enabled: true, maxMerges: 2, subsampleSize: 4 },
+        selection: { method: 'multi_seed', seeds: 2, finalists: 2 },
+      }, 43);
+    const v2 = await startExperiment(deps, v2Request(), { iterationsPerRun: 2 });
+    const v2Report = await waitForExperiment(w.client, v2.experimentId);
+    if (!v2Report.merges?.attempted) throw new Error(`expected a merge in the recorded experiment, got ${JSON.stringify(v2Report.merges)}`);
+    const v2Runs = await runChain(w.client, v2.workflowId);
+    if (v2Runs.length < 2) throw new Error(`expected the experiment to continue-as-new, it ran ${v2Runs.length} run(s)`);
+    await save(w.client, 'experiment-v2-first-run', v2.workflowId, v2Runs[0]);
+    await save(w.client, 'experiment-v2-last-run', v2.workflowId, v2Runs[v2Runs.length - 1]);
+    await save(w.client, 'evaluation-batch-v2', evaluationWorkflowId(v2.workflowId, 'e-seed-validation'));
+    const cached = await startExperiment(deps, v2Request(), { iterationsPerRun: 2 });
+    const cachedReport = await waitForExperiment(w.client, cached.experimentId);
+    if (!cachedReport.cacheHits) throw new Error('expected the repeated experiment to be answered from the cache');
+    await save(w.client, 'evaluation-batch-cached', evaluationWorkflowId(cached.workflowId, 'e-seed-validation'));
+
+    const toCancel = await startExperiment(deps, weatherRequest(`${evaluatorQueue}-slow`, stamp, { maxIterations: 3 }, 44));
+    for (let i = 0; ; i++) {
+      const progress = await w.client.workflow.getHandle(toCancel.workflowId).query<{ phase: string; candidateCount: number }>('progress');
+      if (progress.candidateCount > 0 || i > 300) break;
+      await new Promise((r) => setTimeout(r, 100));
     }
-    const limited = await startExperiment(deps, weatherRequest(`${evaluatorQueue}-slow`, stamp, { timeLimitMs: 1_500 }));
-    const report = await waitForExperiment(w.client, limited.experimentId);
-    if (report.stopReason !== 'time_limit') throw new Error(`expected a time-limit failure, got ${report.stopReason}`);
-    const limitedRuns = await runChain(w.client, limited.workflowId);
-    await save(w.client, 'experiment-time-limit', limited.workflowId, limitedRuns[limitedRuns.length - 1]);
+    const cancelled = await cancelExperiment(w.client, toCancel.experimentId);
+    if (cancelled?.status !== 'cancelled') throw new Error(`expected a cancelled experiment, got ${JSON.stringify(cancelled)}`);
+    await save(w.client, 'experiment-cancelled', toCancel.workflowId);
+    await resumeExperiment(deps, toCancel.experimentId);
+    const resumed = await waitForExperiment(w.client, toCancel.experimentId);
+    if (resumed.resumes !== 1) throw new Error(`expected a resumed experiment, got ${JSON.stringify(resumed)}`);
+    const resumedRuns = await runChain(w.client, toCancel.workflowId);
+    await save(w.client, 'experiment-resumed', toCancel.workflowId, resumedRuns[resumedRuns.length - 1]);
   } finally {
     for (const e of evaluators) {
       e.worker.shutdown();

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { bundleWorkflowCode, DefaultLogger, Worker, type WorkflowBundleOption, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { quietRuntime, workflowBundle } from '../../workers/in-process';
-import { activitySteps, localActivityResults } from '../support/history';
+import { activityResults, activitySteps, childWorkflowIds, localActivityResults } from '../support/history';
 import { readHistories, type RecordedHistory } from './history-files';
 
 /**
@@ -17,10 +17,16 @@ const RETIRED = readHistories(join(__dirname, 'retired'));
 const EXPECTED = [
   'approval-approved',
   'approval-waiting',
+  'evaluation-batch-cached',
+  'evaluation-batch-v2',
   'evaluation-batch',
+  'experiment-cancelled',
   'experiment-continued-as-new',
   'experiment-last-run',
+  'experiment-resumed',
   'experiment-time-limit',
+  'experiment-v2-first-run',
+  'experiment-v2-last-run',
   'learning-job-held',
   'learning-job-patch-markers',
   'learning-job-published',
@@ -50,7 +56,7 @@ function variant(name: string): Promise<WorkflowBundleWithSourceMap> {
 }
 
 describe('replay of recorded histories', () => {
-  it('covers every workflow type: session, learning job, scope index, approval waiting and decided, rollback, experiment runs and its time-limit failure', () => {
+  it('covers every workflow type: session, learning job, scope index, approval waiting and decided, rollback, experiment runs (before and on searchVersion 2), its time-limit failure, cancellation and resume', () => {
     expect(HISTORIES.map((h) => h.name)).toEqual(EXPECTED);
     const types = new Set(HISTORIES.map((h) => h.history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name));
     expect([...types].sort()).toEqual([
@@ -116,6 +122,30 @@ describe('replay of recorded histories', () => {
       expect(activitySteps(named(older)).at(-1)).toBe('local:recordJobOutcome');
     }
     // Both replay: 'every history replays on the current workflow code' above.
+  });
+
+  it("GEPA searchVersion 2, keyed on prepareExperiment's answer: experiments prepared with it run the cache, merge, selection, cancellation and resume steps; experiments recorded before keep theirs; all replay", () => {
+    const named = (name: string) => HISTORIES.find((h) => h.name === name)!.history;
+    const batchInput = (name: string) => named(name).events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!.data!;
+    const decoded = (bytes: Uint8Array) => JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, unknown>;
+    expect(activityResults(named('experiment-v2-first-run'), 'prepareExperiment')).toEqual([expect.objectContaining({ searchVersion: 2 })]);
+    expect(activityResults(named('experiment-continued-as-new'), 'prepareExperiment')[0]).not.toHaveProperty('searchVersion');
+    // Batches of version 2 describe the evaluator and read their record and the cache first; older batches load their cases.
+    expect(activitySteps(named('evaluation-batch-v2'))).toEqual(['describeEvaluator', 'local:prepareEvaluationBatch', 'evaluateCandidate', 'local:recordExperimentEvaluation']);
+    expect(activitySteps(named('evaluation-batch-cached'))).toEqual(['describeEvaluator', 'local:prepareEvaluationBatch', 'local:recordExperimentEvaluation']);
+    expect(activitySteps(named('evaluation-batch'))).toEqual(['local:loadExperimentCases', 'evaluateCandidate', 'local:recordExperimentEvaluation']);
+    expect(decoded(batchInput('evaluation-batch-v2'))).toHaveProperty('cache');
+    expect(decoded(batchInput('evaluation-batch'))).not.toHaveProperty('cache');
+    // The last run merges and selects on several seeds before the Holdout.
+    const children = childWorkflowIds(named('experiment-v2-last-run'));
+    expect(children.some((id) => id.endsWith('-m1-subsample'))).toBe(true);
+    expect(children.filter((id) => /\/eval\/e-select-/.test(id))).toHaveLength(2);
+    // A cancelled experiment completes with its report; its resume starts from prepareResume.
+    const cancelled = named('experiment-cancelled').events!.at(-1)!;
+    expect(cancelled.workflowExecutionCompletedEventAttributes).toBeTruthy();
+    expect(activitySteps(named('experiment-cancelled')).slice(-2)).toEqual(['recordExperimentProgress', 'recordExperimentResult']);
+    expect(activitySteps(named('experiment-resumed'))[0]).toBe('prepareResume');
+    // All replay: 'every history replays on the current workflow code' above.
   });
 
   it('versioning: an approval changed with patched() still replays the approvals recorded before the change; the same change unguarded does not', async () => {

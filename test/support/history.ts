@@ -59,3 +59,20 @@ export function withoutSdkMarkerMetadata(history: History): History {
     }),
   };
 }
+
+/** The results a workflow's task-queue activities of one type returned, in history order (JSON payloads, as without a codec). */
+export function activityResults(history: History, activityType: string): unknown[] {
+  const events = history.events ?? [];
+  const scheduled = new Set(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === activityType).map((e) => String(e.eventId)));
+  return events.flatMap((e) => {
+    const done = e.activityTaskCompletedEventAttributes;
+    if (!done || !scheduled.has(String(done.scheduledEventId))) return [];
+    const data = done.result?.payloads?.[0]?.data;
+    return [data?.length ? JSON.parse(Buffer.from(data).toString('utf8')) : undefined];
+  });
+}
+
+/** The workflow types and ids of the child workflows a workflow started, in history order. */
+export function childWorkflowIds(history: History): string[] {
+  return (history.events ?? []).flatMap((e) => (e.startChildWorkflowExecutionInitiatedEventAttributes ? [e.startChildWorkflowExecutionInitiatedEventAttributes.workflowId!] : []));
+}
