@@ -92,7 +92,14 @@ async function skillWithTwoRevisions(store: Store, stamp: string) {
 }
 
 function weatherRequest(evaluatorTaskQueue: string, stamp: string, options: Record<string, unknown>, seed = 7): ExperimentRequestInput {
-  const dataset = makeWeatherDataset({ seed, feedback: 10, validation: 10, holdout: 10, criticalEvery: 4, id: `weather-replay-${stamp}-${seed}-${Object.keys(options).join('-')}` });
+  const dataset = makeWeatherDataset({
+    seed,
+    feedback: 10,
+    validation: 10,
+    holdout: 10,
+    criticalEvery: 4,
+    id: `weather-replay-${stamp}-${seed}-${Object.keys(options).join('-')}`,
+  });
   return {
     seed: WEATHER_SEED_SKILL,
     dataset,
@@ -195,12 +202,17 @@ async function main(): Promise<void> {
     // iterations, with a merge and multi-seed selection in its last run; its batches run on the evaluator, then
     // again from the evaluation cache; a cancelled experiment, and its resumed run.
     const v2Request = () =>
-      weatherRequest(`${evaluatorQueue}-merge`, stamp, {
-        maxIterations: 4,
-        randomSeed: 11,
-        merge: { enabled: true, maxMerges: 2, subsampleSize: 4 },
-        selection: { method: 'multi_seed', seeds: 2, finalists: 2 },
-      }, 43);
+      weatherRequest(
+        `${evaluatorQueue}-merge`,
+        stamp,
+        {
+          maxIterations: 4,
+          randomSeed: 11,
+          merge: { enabled: true, maxMerges: 2, subsampleSize: 4 },
+          selection: { method: 'multi_seed', seeds: 2, finalists: 2 },
+        },
+        43,
+      );
     const v2 = await startExperiment(deps, v2Request(), { iterationsPerRun: 2 });
     const v2Report = await waitForExperiment(w.client, v2.experimentId);
     if (!v2Report.merges?.attempted) throw new Error(`expected a merge in the recorded experiment, got ${JSON.stringify(v2Report.merges)}`);
