@@ -18,6 +18,57 @@ async function mustFind(store: SkillStore, revisionId: string): Promise<Revision
   return rev;
 }
 
+/** An approval workflow still waiting, as visibility knows it (its search attributes). */
+export interface OpenApproval {
+  revisionId: string;
+  scopeKey: string;
+  skillId: string;
+  startedAt: string;
+}
+
+/** Which scopes' approvals: every scope, some scope keys, and/or every key under some prefixes (`users/shop/`). */
+export interface ApprovalScopeFilter {
+  all?: boolean;
+  scopeKeys?: readonly string[];
+  scopePrefixes?: readonly string[];
+}
+
+const literal = (s: string) => `'${s.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+
+/**
+ * The visibility query for the open approval workflows of some scopes, on the search
+ * attributes every approval workflow is started with (EvolutionKind, EvolutionScopeKey);
+ * undefined when the filter matches no scope. Its cost follows the open approvals, not the
+ * scopes' history.
+ */
+export function openApprovalsQuery(filter: ApprovalScopeFilter): string | undefined {
+  const base = `EvolutionKind = 'approval' AND ExecutionStatus = 'Running'`;
+  if (filter.all) return base;
+  const terms = [
+    ...(filter.scopeKeys?.length ? [`EvolutionScopeKey IN (${filter.scopeKeys.map(literal).join(', ')})`] : []),
+    ...(filter.scopePrefixes ?? []).map((p) => `EvolutionScopeKey STARTS_WITH ${literal(p)}`),
+  ];
+  return terms.length ? `${base} AND (${terms.join(' OR ')})` : undefined;
+}
+
+/** The open approval workflows of some scopes (a visibility query: no storage reads), oldest first. */
+export async function listOpenApprovals(client: Client, filter: ApprovalScopeFilter): Promise<OpenApproval[]> {
+  const query = openApprovalsQuery(filter);
+  if (!query) return [];
+  const open: OpenApproval[] = [];
+  for await (const wf of client.workflow.list({ query, pageSize: 1000 })) {
+    const attr = (name: string) => {
+      const v = wf.searchAttributes?.[name];
+      return Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
+    };
+    const revisionId = attr('EvolutionRevisionId');
+    const scopeKey = attr('EvolutionScopeKey');
+    const skillId = attr('EvolutionSkillId');
+    if (revisionId && scopeKey && skillId) open.push({ revisionId, scopeKey, skillId, startedAt: wf.startTime.toISOString() });
+  }
+  return open.sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.revisionId.localeCompare(b.revisionId));
+}
+
 /** Revisions waiting for a person (pending_approval) or an evaluation (pending_eval) in one scope. */
 export async function listPending(store: SkillStore, scopeKey: string, statuses: RevisionStatus[] = ['pending_approval', 'pending_eval']): Promise<Revision[]> {
   return store.listRevisionsByStatus(scopeKey, statuses);

@@ -8,7 +8,7 @@ import type { AuditEvent, EvolutionConfig, IterationLogEntry, Revision } from '.
 import { scopeKey as scopeKeyOf, ScopeSchema } from '../core';
 import { mapLimit, type SkillStore } from '../storage';
 import { experimentReader, type EvaluationRecord, type ExperimentRecord } from '../storage/experiment-records';
-import { approvalDeadline, decideRevision, listPending, listSkillRevisions, showRevision, type RevisionView } from '../client/approvals';
+import { approvalDeadline, decideRevision, listOpenApprovals, listSkillRevisions, showRevision, type ApprovalScopeFilter, type OpenApproval, type RevisionView } from '../client/approvals';
 import type { SessionAuditEvent } from '../core/governance';
 import { NotFoundError } from '../core/errors';
 import { listQuarantines } from '../client/jobs';
@@ -67,15 +67,35 @@ function mustAct(user: ConsoleUser, what: string): void {
   if (!canAct(user)) throw new ForbiddenError(`${user.name} is a ${user.role}: viewers cannot ${what}`);
 }
 
+/** The user's scope patterns as a filter of approval workflows (visibility); canSee still checks each answer. */
+function approvalFilter(user: ConsoleUser): ApprovalScopeFilter {
+  return {
+    all: user.scopes.includes('*'),
+    scopeKeys: user.scopes.filter((p) => !p.includes('*')),
+    scopePrefixes: user.scopes.filter((p) => p.endsWith('/*')).map((p) => p.slice(0, -1)),
+  };
+}
+
 /**
- * Revisions waiting for a person in the user's scopes, oldest first, with their
- * auto-expiry (one workflow query each; `deadlines: false` skips them, for polling).
+ * The approval workflows open in the user's scopes: one visibility query, whatever the
+ * scopes' history. What the Pending page polls (its version) is made of these alone.
  */
-export async function pendingFor(deps: ConsoleDeps, user: ConsoleUser, opts: { deadlines?: boolean } = {}): Promise<PendingItem[]> {
-  const scopes = await visibleScopes(deps.store, user);
-  const revisions = (await mapLimit(scopes, READS, (s) => listPending(deps.store, s, ['pending_approval']))).flat();
-  revisions.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
-  return mapLimit(revisions, READS, async (r) => {
+export async function openApprovalsFor(deps: ConsoleDeps, user: ConsoleUser): Promise<OpenApproval[]> {
+  return (await listOpenApprovals(deps.client, approvalFilter(user))).filter((a) => canSee(user, a.scopeKey));
+}
+
+/**
+ * Revisions waiting for a person in the user's scopes, oldest first, with their auto-expiry
+ * (one workflow query each; `deadlines: false` skips them). The set comes from the open
+ * approval workflows (a visibility query), each revision from one storage read: the cost
+ * follows what is pending, not the scopes' history. A revision decided a moment ago whose
+ * workflow is still finishing is left out.
+ */
+export async function pendingFor(deps: ConsoleDeps, user: ConsoleUser, opts: { deadlines?: boolean; open?: OpenApproval[] } = {}): Promise<PendingItem[]> {
+  const open = opts.open ?? (await openApprovalsFor(deps, user));
+  const rows = await mapLimit(open, READS, async (a): Promise<PendingItem | undefined> => {
+    const r = await deps.store.readRevision(a.scopeKey, a.skillId, a.revisionId);
+    if (!r || r.status !== 'pending_approval') return undefined;
     const expiresAt = opts.deadlines === false ? undefined : await approvalDeadline(deps.client, r.id);
     return {
       revisionId: r.id,
@@ -88,6 +108,7 @@ export async function pendingFor(deps: ConsoleDeps, user: ConsoleUser, opts: { d
       ...(expiresAt ? { expiresAt } : {}),
     };
   });
+  return rows.filter((r): r is PendingItem => r !== undefined).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.revisionId.localeCompare(b.revisionId));
 }
 
 export interface RevisionPage extends RevisionView {

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
  * class. Point a store or a worker's `s3.endpoint` at `endpoint` to measure what an
  * operation costs in S3 requests.
  */
-export type KeyClass = 'pointer' | 'revision' | 'locator' | 'audit' | 'index' | 'payload' | 'cursor' | 'job-outcome' | 'list' | 'other';
+export type KeyClass = 'pointer' | 'revision' | 'locator' | 'audit' | 'index' | 'metrics' | 'payload' | 'cursor' | 'job-outcome' | 'revoked-session' | 'list' | 'other';
 
 export interface Counts {
   total: number;
@@ -22,6 +22,8 @@ export function keyClassOf(method: string, url: string): KeyClass {
   if (path.includes('/revisions/')) return 'revision';
   if (path.includes('/audit/')) return 'audit';
   if (path.endsWith('/index.json')) return 'index';
+  if (path.endsWith('/metrics.json')) return 'metrics';
+  if (path.includes('/console/revoked-sessions/')) return 'revoked-session';
   if (path.includes('/payloads/')) return 'payload';
   if (path.endsWith('/cursor.json')) return 'cursor';
   if (path.includes('/jobs/')) return 'job-outcome';

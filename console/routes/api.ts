@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { InputError } from '../../core/errors';
 import type { ConsoleEnv } from '../auth';
-import { activityFor, decideFor, experimentFor, experimentsFor, pendingFor, revisionFor, skillsFor, skillTimelineFor, visibleScopes, type ConsoleDeps } from '../read-model';
+import { activityFor, decideFor, openApprovalsFor, experimentFor, experimentsFor, pendingFor, revisionFor, skillsFor, skillTimelineFor, visibleScopes, type ConsoleDeps } from '../read-model';
 import { activityFilter } from './activity';
 import { DecisionFormSchema, revisionVersion } from './revision';
 import { pendingVersion } from './pending';
@@ -54,7 +54,7 @@ export function apiRoutes(deps: ConsoleDeps) {
 /** What the pages poll (session cookie): a version string that changes when the page would. */
 export function liveRoutes(deps: ConsoleDeps) {
   const app = new Hono<ConsoleEnv>();
-  app.get('/live/pending', async (c) => c.json({ version: pendingVersion(await pendingFor(deps, c.get('user'), { deadlines: false })) }));
+  app.get('/live/pending', async (c) => c.json({ version: pendingVersion(await openApprovalsFor(deps, c.get('user'))) }));
   app.get('/live/revisions/:id', async (c) => c.json({ version: revisionVersion((await revisionFor(deps, c.get('user'), c.req.param('id'))).revision) }));
   return app;
 }

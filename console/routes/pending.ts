@@ -1,15 +1,18 @@
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { ConsoleEnv } from '../auth';
-import { pendingFor, type ConsoleDeps, type PendingItem } from '../read-model';
+import type { OpenApproval } from '../../client/approvals';
+import { openApprovalsFor, pendingFor, type ConsoleDeps } from '../read-model';
 import { ago, layout } from '../views/layout';
 
-export const pendingVersion = (items: readonly PendingItem[]) => items.map((i) => i.revisionId).join(',');
+/** What the page polls: the open approvals (a visibility query, no storage read), so a decision anywhere reloads it. */
+export const pendingVersion = (open: readonly OpenApproval[]) => open.map((a) => a.revisionId).join(',');
 
 export function pendingRoutes(deps: ConsoleDeps) {
   const app = new Hono<ConsoleEnv>();
   app.get('/', async (c) => {
-    const items = await pendingFor(deps, c.get('user'));
+    const open = await openApprovalsFor(deps, c.get('user'));
+    const items = await pendingFor(deps, c.get('user'), { open });
     const rows = items.map(
       (i) =>
         html`<tr>
@@ -26,7 +29,7 @@ export function pendingRoutes(deps: ConsoleDeps) {
     );
     return c.html(
       layout(
-        { title: 'Pending', session: c.get('session'), live: { url: '/live/pending', version: pendingVersion(items) } },
+        { title: 'Pending', session: c.get('session'), live: { url: '/live/pending', version: pendingVersion(open) } },
         items.length
           ? html`<table>
               <thead>

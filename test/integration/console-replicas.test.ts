@@ -54,6 +54,14 @@ const pagesServedBy = (from: number) =>
       .map((s) => s.backend),
   );
 
+/** The browser's own cookie jar (cookies are per host, not per port) sent to each replica directly. */
+async function expectEachReplicaServes(path: string): Promise<void> {
+  for (const r of replicas) {
+    const res = await context.request.get(`${r.url}${path}`, { maxRedirects: 0 });
+    expect(res.status(), `${r.url}${path}`).toBe(200);
+  }
+}
+
 describe('the console as two replicas', () => {
   let page: Page;
 
@@ -73,15 +81,22 @@ describe('the console as two replicas', () => {
       expect(new URL(page.url()).pathname, path).toBe(path);
     }
     expect(await page.content()).toContain(held.revisionId);
-    expect(pagesServedBy(signedInAt)).toEqual(new Set([0, 1]));
+    expect(pagesServedBy(signedInAt).size).toBeGreaterThan(0);
+    // Whatever order the balancer (and the browser's favicon requests) gave, each replica serves this browser's session.
+    await expectEachReplicaServes('/');
 
-    // A decision: the form comes from one replica, its post (CSRF token checked) goes to the other.
-    await page.goto(`${lb.url}/revisions/${held.revisionId}`);
-    await page.fill('textarea[name=comment]', 'approved across replicas');
-    await page.click('button[value=approve]');
-    await page.waitForURL(`${lb.url}/revisions/${held.revisionId}`);
-    expect(await page.textContent('.flash')).toMatch(/approved by maria/);
+    // A decision: the form (and its CSRF token) from replica 0, the post to replica 1, in the browser's session.
+    const form = await (await context.request.get(`${replicas[0].url}/revisions/${held.revisionId}`)).text();
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(form)![1];
+    const posted = await context.request.post(`${replicas[1].url}/revisions/${held.revisionId}/decision`, {
+      form: { _csrf: csrf, decision: 'approve', comment: 'approved across replicas' },
+      maxRedirects: 0,
+    });
+    expect(posted.status()).toBe(303);
     expect((await fx.store.findRevision(held.revisionId))!.status).toBe('active');
+    // The answer (a flash message sealed into the cookie by replica 1) shows on the next page, served by either.
+    await page.goto(`${lb.url}/revisions/${held.revisionId}`);
+    expect(await page.textContent('.flash')).toMatch(/approved by maria/);
 
     // Replica 0 restarts (a deploy): the same cookie still works on the new process.
     await replicas[0].stop();
@@ -92,7 +107,8 @@ describe('the console as two replicas', () => {
       expect(res?.status(), path).toBe(200);
       expect(new URL(page.url()).pathname, path).toBe(path);
     }
-    expect(pagesServedBy(afterRestart)).toEqual(new Set([0, 1]));
+    expect(lb.served.slice(afterRestart).some((s) => s.backend === 0) && lb.served.slice(afterRestart).some((s) => s.backend === 1)).toBe(true);
+    await expectEachReplicaServes('/activity');
   });
 
   it('logging out ends the session on every replica, also for a copy of the cookie', async () => {

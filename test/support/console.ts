@@ -46,6 +46,8 @@ export async function holdRevision(
     taskQueue: w.taskQueue,
     workflowId: approvalWorkflowId(revisionId),
     args: [{ revision: { scopeKey, skillId, revisionId }, source: 'reviewer' }],
+    // As the learning job starts it: Pending finds open approvals by these.
+    searchAttributes: { EvolutionRevisionId: [revisionId], EvolutionSkillId: [skillId], EvolutionScopeKey: [scopeKey], EvolutionKind: ['approval'] },
   });
   return { revisionId, scopeKey, skillId };
 }

@@ -1,0 +1,101 @@
+/**
+ * What one Pending load costs in S3 requests does not depend on the scope's history (issue 30
+ * item 4): a scope with 10 historical revisions and jobs and one with 10,000 answer with the
+ * same requests, counted by the S3 counting proxy in front of the console's store.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startConsole, type RunningConsole } from '../../console/server';
+import { consoleSettingsFromEnv } from '../../console/settings';
+import { listPending } from '../../client/approvals';
+import { scopeKey as scopeKeyOf, WEATHER_SEED_SKILL, type Scope } from '../../core';
+import { createSkillStore } from '../../storage';
+import { startCountingProxy, type CountingProxy, type Counts } from '../../bench/support/s3-counting-proxy';
+import { holdRevision, writeUsersFile, type TestUser } from '../support/console';
+import { seedHistory } from '../support/history-seed';
+import { cookiesOf } from '../support/http';
+import { uniqueName } from '../support/infra';
+import { useMainWorker } from '../support/worker';
+
+const fx = useMainWorker({}, { ownBucket: true });
+const HISTORY = { small: 10, big: 10_000 } as const;
+const scopes: Record<keyof typeof HISTORY, Scope> = { small: { mode: 'app', app: uniqueName('small') }, big: { mode: 'app', app: uniqueName('big') } };
+let proxy: CountingProxy;
+let web: RunningConsole;
+let users: Record<string, TestUser>;
+const measured: Record<string, Record<string, Counts>> = {};
+
+beforeAll(async () => {
+  await Promise.all(
+    (Object.keys(HISTORY) as (keyof typeof HISTORY)[]).map(async (size) => {
+      const n = HISTORY[size];
+      await seedHistory(fx.store, scopes[size], { revisions: n, skills: Math.max(1, Math.round(n / 5)), jobs: n, tag: size });
+      for (let i = 0; i < 3; i++) await holdRevision(fx.w, fx.store, scopes[size], { ...WEATHER_SEED_SKILL, name: uniqueName(`held-${size}`) });
+    }),
+  );
+  proxy = await startCountingProxy(fx.config.s3.endpoint!);
+}, 600_000);
+
+afterAll(async () => {
+  await web?.close();
+  await proxy?.close();
+  console.log(`S3 requests per request, by history size: ${JSON.stringify(measured, null, 1)}`);
+});
+
+async function consoleFor(): Promise<RunningConsole> {
+  const written = writeUsersFile([
+    { name: 'small', role: 'approver', scopes: [`apps/${(scopes.small as { app: string }).app}`] },
+    { name: 'big', role: 'approver', scopes: [`apps/${(scopes.big as { app: string }).app}`] },
+  ]);
+  users = written.users;
+  const store = createSkillStore({ ...fx.config.s3, endpoint: proxy.endpoint });
+  return startConsole({ client: fx.w.client, store, config: fx.config }, consoleSettingsFromEnv({ EVOLUTION_CONSOLE_USERS: written.path }, { port: 0 }));
+}
+
+async function cost(what: () => Promise<Response>): Promise<Counts> {
+  const before = proxy.snapshot();
+  const res = await what();
+  expect(res.status).toBe(200);
+  await res.arrayBuffer();
+  return proxy.diff(before);
+}
+
+describe('request cost against history', () => {
+  it('Pending (page, poll and API) costs the same S3 requests with 10 and with 10,000 historical revisions and jobs', async () => {
+    web = await consoleFor();
+    for (const size of ['small', 'big'] as const) {
+      const token = users[size].token;
+      const form = await fetch(`${web.url}/login`);
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1];
+      const signedIn = await fetch(`${web.url}/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: cookiesOf(form) },
+        body: new URLSearchParams({ token, _csrf: csrf }),
+      });
+      const cookie = cookiesOf(signedIn);
+      const api = await cost(() => fetch(`${web.url}/api/pending`, { headers: { authorization: `Bearer ${token}` } }));
+      const page = await cost(() => fetch(`${web.url}/`, { headers: { cookie } }));
+      const poll = await cost(() => fetch(`${web.url}/live/pending`, { headers: { cookie } }));
+      measured[`${size} (${HISTORY[size]})`] = { 'GET /api/pending': api, 'GET / (Pending page)': page, 'GET /live/pending (3 s poll)': poll };
+      const listed = (await (await fetch(`${web.url}/api/pending`, { headers: { authorization: `Bearer ${token}` } })).json()) as { revisions: unknown[] };
+      expect(listed.revisions).toHaveLength(3);
+    }
+    const small = measured[`small (${HISTORY.small})`]!;
+    const big = measured[`big (${HISTORY.big})`]!;
+    expect(big).toEqual(small);
+    expect(small['GET /api/pending']!.total).toBe(3); // one revision read per pending revision
+    expect(small['GET /live/pending (3 s poll)']!.total).toBe(0);
+  });
+
+  it('for comparison: the storage scan Pending used to make (still what `evolution pending` does) grows with history', async () => {
+    const store = createSkillStore({ ...fx.config.s3, endpoint: proxy.endpoint });
+    const scan: Record<string, Counts> = {};
+    for (const size of ['small', 'big'] as const) {
+      const before = proxy.snapshot();
+      expect(await listPending(store, scopeKeyOf(scopes[size]), ['pending_approval'])).toHaveLength(3);
+      scan[`${size} (${HISTORY[size]})`] = proxy.diff(before);
+    }
+    measured['storage scan (listPending, before)'] = scan;
+    expect(scan[`big (${HISTORY.big})`]!.total).toBeGreaterThan(100 * scan[`small (${HISTORY.small})`]!.total);
+  });
+});
