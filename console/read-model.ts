@@ -8,7 +8,16 @@ import type { AuditEvent, EvolutionConfig, IterationLogEntry, Revision } from '.
 import { scopeKey as scopeKeyOf, ScopeSchema } from '../core';
 import { mapLimit, type SkillStore } from '../storage';
 import { experimentReader, type EvaluationRecord, type ExperimentRecord } from '../storage/experiment-records';
-import { approvalDeadline, decideRevision, listOpenApprovals, listSkillRevisions, showRevision, type ApprovalScopeFilter, type OpenApproval, type RevisionView } from '../client/approvals';
+import {
+  approvalDeadline,
+  decideRevision,
+  listOpenApprovals,
+  listSkillRevisions,
+  showRevision,
+  type ApprovalScopeFilter,
+  type OpenApproval,
+  type RevisionView,
+} from '../client/approvals';
 import type { SessionAuditEvent } from '../core/governance';
 import { NotFoundError } from '../core/errors';
 import { listQuarantines } from '../client/jobs';

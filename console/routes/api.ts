@@ -1,7 +1,19 @@
 import { Hono } from 'hono';
 import { InputError } from '../../core/errors';
 import type { ConsoleEnv } from '../auth';
-import { activityFor, decideFor, openApprovalsFor, experimentFor, experimentsFor, pendingFor, revisionFor, skillsFor, skillTimelineFor, visibleScopes, type ConsoleDeps } from '../read-model';
+import {
+  activityFor,
+  decideFor,
+  openApprovalsFor,
+  experimentFor,
+  experimentsFor,
+  pendingFor,
+  revisionFor,
+  skillsFor,
+  skillTimelineFor,
+  visibleScopes,
+  type ConsoleDeps,
+} from '../read-model';
 import { activityFilter } from './activity';
 import { DecisionFormSchema, revisionVersion } from './revision';
 import { pendingVersion } from './pending';
