@@ -1,6 +1,9 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { redactSecrets, skillDiff, type Revision, type RevisionStatus, isLivePointer } from '../core';
 import { approvalWorkflowId } from '../core/workflow-ids';
+import { openApprovalsQuery, SEARCH_ATTRIBUTE_NAMES, type ApprovalScopeFilter } from '../core/search-attributes';
+
+export { openApprovalsQuery, type ApprovalScopeFilter };
 import type { SkillStore } from '../storage';
 import { approvalStatusQuery, decideUpdate, type ApprovalResult, type ApprovalWorkflow } from '../core/workflow-api';
 import { NotFoundError, StateError } from '../core/errors';
@@ -26,31 +29,6 @@ export interface OpenApproval {
   startedAt: string;
 }
 
-/** Which scopes' approvals: every scope, some scope keys, and/or every key under some prefixes (`users/shop/`). */
-export interface ApprovalScopeFilter {
-  all?: boolean;
-  scopeKeys?: readonly string[];
-  scopePrefixes?: readonly string[];
-}
-
-const literal = (s: string) => `'${s.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
-
-/**
- * The visibility query for the open approval workflows of some scopes, on the search
- * attributes every approval workflow is started with (EvolutionKind, EvolutionScopeKey);
- * undefined when the filter matches no scope. Its cost follows the open approvals, not the
- * scopes' history.
- */
-export function openApprovalsQuery(filter: ApprovalScopeFilter): string | undefined {
-  const base = `EvolutionKind = 'approval' AND ExecutionStatus = 'Running'`;
-  if (filter.all) return base;
-  const terms = [
-    ...(filter.scopeKeys?.length ? [`EvolutionScopeKey IN (${filter.scopeKeys.map(literal).join(', ')})`] : []),
-    ...(filter.scopePrefixes ?? []).map((p) => `EvolutionScopeKey STARTS_WITH ${literal(p)}`),
-  ];
-  return terms.length ? `${base} AND (${terms.join(' OR ')})` : undefined;
-}
-
 /** The open approval workflows of some scopes (a visibility query: no storage reads), oldest first. */
 export async function listOpenApprovals(client: Client, filter: ApprovalScopeFilter): Promise<OpenApproval[]> {
   const query = openApprovalsQuery(filter);
@@ -61,9 +39,9 @@ export async function listOpenApprovals(client: Client, filter: ApprovalScopeFil
       const v = wf.searchAttributes?.[name];
       return Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
     };
-    const revisionId = attr('EvolutionRevisionId');
-    const scopeKey = attr('EvolutionScopeKey');
-    const skillId = attr('EvolutionSkillId');
+    const revisionId = attr(SEARCH_ATTRIBUTE_NAMES.revisionId);
+    const scopeKey = attr(SEARCH_ATTRIBUTE_NAMES.scopeKey);
+    const skillId = attr(SEARCH_ATTRIBUTE_NAMES.skillId);
     if (revisionId && scopeKey && skillId) open.push({ revisionId, scopeKey, skillId, startedAt: wf.startTime.toISOString() });
   }
   return open.sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.revisionId.localeCompare(b.revisionId));

@@ -37,3 +37,25 @@ export function scopeQuery(scopeKey: string, kind?: WorkflowKind): string {
   const scope = `${SEARCH_ATTRIBUTE_NAMES.scopeKey} = ${quoted(scopeKey)}`;
   return kind ? `${scope} AND ${SEARCH_ATTRIBUTE_NAMES.kind} = ${quoted(kind)}` : scope;
 }
+
+/** Which scopes' approvals: every scope, some scope keys, and/or every key under some prefixes (`users/shop/`). */
+export interface ApprovalScopeFilter {
+  all?: boolean;
+  scopeKeys?: readonly string[];
+  scopePrefixes?: readonly string[];
+}
+
+/**
+ * The visibility query for the open approval workflows of some scopes (what the console's
+ * Pending reads); undefined when the filter matches no scope.
+ */
+export function openApprovalsQuery(filter: ApprovalScopeFilter): string | undefined {
+  const { kind, scopeKey } = SEARCH_ATTRIBUTE_NAMES;
+  const base = `${kind} = ${quoted('approval' satisfies WorkflowKind)} AND ExecutionStatus = 'Running'`;
+  if (filter.all) return base;
+  const terms = [
+    ...(filter.scopeKeys?.length ? [`${scopeKey} IN (${filter.scopeKeys.map(quoted).join(', ')})`] : []),
+    ...(filter.scopePrefixes ?? []).map((p) => `${scopeKey} STARTS_WITH ${quoted(p)}`),
+  ];
+  return terms.length ? `${base} AND (${terms.join(' OR ')})` : undefined;
+}

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { SkillStore } from '../../storage';
 import type { RunningWorker } from '../../workers/in-process';
 import { approvalWorkflowId } from '../../core/workflow-ids';
+import { searchAttributes } from '../../core/search-attributes';
 import { scopeKey as scopeKeyOf, skillIdForName, type Scope, type SkillSpec } from '../../core';
 import { approvalWorkflow } from '../../workflows';
 import { tokenSha256, type Role } from '../../console/users';
@@ -47,7 +48,7 @@ export async function holdRevision(
     workflowId: approvalWorkflowId(revisionId),
     args: [{ revision: { scopeKey, skillId, revisionId }, source: 'reviewer' }],
     // As the learning job starts it: Pending finds open approvals by these.
-    searchAttributes: { EvolutionRevisionId: [revisionId], EvolutionSkillId: [skillId], EvolutionScopeKey: [scopeKey], EvolutionKind: ['approval'] },
+    searchAttributes: searchAttributes({ kind: 'approval', scopeKey, skillId, revisionId }),
   });
   return { revisionId, scopeKey, skillId };
 }
