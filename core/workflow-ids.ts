@@ -6,7 +6,7 @@
  * imports this file directly.
  */
 import { shortHash } from './skills/hash';
-import { isSafeSegment, isScopeKey, safeSegment } from './skills/scope-key';
+import { idSegment, isIdSegment, isScopeKey, safeSegment } from './skills/scope-key';
 
 function requireScopeKey(key: string): string {
   if (!isScopeKey(key)) throw new RangeError(`not a scope key: ${JSON.stringify(key)}`);
@@ -15,12 +15,12 @@ function requireScopeKey(key: string): string {
 
 /** The per-session entity workflow that orders segments and owns the review cursor. */
 export function sessionWorkflowId(scopeKey: string, sessionId: string): string {
-  return `session/${requireScopeKey(scopeKey)}/${safeSegment(sessionId)}`;
+  return `session/${requireScopeKey(scopeKey)}/${idSegment(sessionId)}`;
 }
 
 /** One learning job per session segment, so a duplicate submission is deduplicated by Temporal. */
 export function learningJobWorkflowId(segment: { scopeKey: string; sessionId: string; segmentId: string }): string {
-  return `learning/${requireScopeKey(segment.scopeKey)}/${safeSegment(segment.sessionId)}/${safeSegment(segment.segmentId)}`;
+  return `learning/${requireScopeKey(segment.scopeKey)}/${idSegment(segment.sessionId)}/${idSegment(segment.segmentId)}`;
 }
 
 /** The inverse of learningJobWorkflowId (undefined for any other id): where a job's outcome is stored. */
@@ -29,7 +29,7 @@ export function parseLearningJobWorkflowId(jobId: string): { scopeKey: string; s
   if (parts[0] !== 'learning' || parts.length < 4) return undefined;
   const scopeKey = parts.slice(1, -2).join('/');
   const [sessionId, segmentId] = parts.slice(-2);
-  if (!isScopeKey(scopeKey) || !isSafeSegment(sessionId!) || !isSafeSegment(segmentId!)) return undefined;
+  if (!isScopeKey(scopeKey) || !isIdSegment(sessionId!) || !isIdSegment(segmentId!)) return undefined;
   return { scopeKey, sessionId, segmentId };
 }
 

@@ -1,9 +1,10 @@
-import { isScopeKey, safeSegment } from '../core';
+import { idSegment, isScopeKey, safeSegment } from '../core';
 import { InvalidStorageRequestError } from './errors';
 
 /**
- * Every object key of the bucket (DESIGN.md "Object storage layout"). Each untrusted id
- * passes through `safeSegment`, and scope keys are checked to be one of the three shapes
+ * Every object key of the bucket (DESIGN.md "Object storage layout"). Ids chosen outside
+ * the product (sessions, experiments; apps and users inside the scope key) pass through the
+ * one-to-one `idSegment`, ids the product derives through `safeSegment`, and scope keys are checked to be one of the three shapes
  * `scopeKey()` produces, so no id can reach outside its prefix.
  */
 
@@ -40,7 +41,7 @@ export const auditPrefix = (scopeKey: string, skillId: string) => `${skillPrefix
 export const auditKey = (scopeKey: string, skillId: string, at: string, eventId: string) => `${auditPrefix(scopeKey, skillId)}${sortableTime(at)}-${safeSegment(eventId)}.json`;
 
 export const scopeIndexKey = (scopeKey: string) => `${scopePrefix(scopeKey)}index.json`;
-export const cursorKey = (scopeKey: string, sessionId: string) => `${scopePrefix(scopeKey)}sessions/${safeSegment(sessionId)}/cursor.json`;
+export const cursorKey = (scopeKey: string, sessionId: string) => `${scopePrefix(scopeKey)}sessions/${idSegment(sessionId)}/cursor.json`;
 
 /** Session-level audit entries of a scope (a quarantined delta), in time order. */
 export const sessionAuditPrefix = (scopeKey: string) => `${scopePrefix(scopeKey)}session-audit/`;
@@ -50,7 +51,7 @@ export const jobOutcomesPrefix = (scopeKey: string) => `${scopePrefix(scopeKey)}
 /** The job id contains slashes, so it becomes a hashed segment. */
 export const jobOutcomeKey = (scopeKey: string, jobId: string) => `${jobOutcomesPrefix(scopeKey)}${safeSegment(jobId)}.json`;
 
-export const experimentPrefix = (experimentId: string) => `experiments/${safeSegment(experimentId)}/`;
+export const experimentPrefix = (experimentId: string) => `experiments/${idSegment(experimentId)}/`;
 export const experimentKey = (experimentId: string) => `${experimentPrefix(experimentId)}experiment.json`;
 export const experimentRecordsPrefix = (experimentId: string) => `${experimentPrefix(experimentId)}records/`;
 export const experimentRecordKey = (experimentId: string, recordId: string) => `${experimentRecordsPrefix(experimentId)}${safeSegment(recordId)}.json`;

@@ -3,6 +3,7 @@ import { approvalCommands } from './approvals';
 import { consoleCommands } from './console';
 import { infraCommands } from './infra';
 import { learningCommands } from './learning';
+import { migrateCommands } from './migrate';
 import { operationsCommands } from './operations';
 import { optimizeCommands } from './optimize';
 import { payloadCommands } from './payloads';
@@ -18,4 +19,5 @@ export const COMMANDS: Record<string, Command> = {
   ...payloadCommands,
   ...consoleCommands,
   ...operationsCommands,
+  ...migrateCommands,
 };

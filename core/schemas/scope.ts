@@ -17,9 +17,14 @@ export const ScopeSchema = z
   });
 export type Scope = z.infer<typeof ScopeSchema>;
 
-// An id segment is kept verbatim when safe, else becomes `id-{16 hex of sha256(id)}` (core/skills/scope-key).
+// An id segment is kept verbatim when safe and not starting with `id-`, else becomes `id-{16 hex of sha256(id)}` (core/skills/scope-key idSegment).
 
 export const ScopeKeySchema = z
   .string()
-  .regex(SCOPE_KEY_PATTERN, 'must be a scope key: global, apps/{app} or users/{app}/{user}, each id [A-Za-z0-9][A-Za-z0-9._-]{0,63} (unsafe ids become id-{16 hex})')
-  .describe('Scope key: global, apps/{app} or users/{app}/{user}; an app or user id that is not [A-Za-z0-9][A-Za-z0-9._-]{0,63} is written id-{first 16 hex of sha256(id)}.');
+  .regex(
+    SCOPE_KEY_PATTERN,
+    'must be a scope key: global, apps/{app} or users/{app}/{user}, each id [A-Za-z0-9][A-Za-z0-9._-]{0,63} not starting with "id-", or id-{16 hex} for any other id',
+  )
+  .describe(
+    'Scope key: global, apps/{app} or users/{app}/{user}; an app or user id that is not [A-Za-z0-9][A-Za-z0-9._-]{0,63}, or that starts with "id-", is written id-{first 16 hex of sha256(id)}.',
+  );

@@ -10,23 +10,47 @@ const SAFE_SEGMENT_SOURCE = '[A-Za-z0-9][A-Za-z0-9._-]{0,63}';
 const SAFE_SEGMENT = new RegExp(`^${SAFE_SEGMENT_SOURCE}$`);
 const MAX_SKILL_ID_LENGTH = 64;
 
+/** Hashed segments start with this; idSegment never keeps an id that does verbatim. */
+export const HASHED_SEGMENT_PREFIX = 'id-';
+const HASHED_SEGMENT_SOURCE = 'id-[0-9a-f]{16}';
+/** What idSegment produces: a safe id not starting with `id-`, or `id-{16 hex}`. */
+const ID_SEGMENT_SOURCE = `(?:(?!id-)${SAFE_SEGMENT_SOURCE}|${HASHED_SEGMENT_SOURCE})`;
+const ID_SEGMENT = new RegExp(`^${ID_SEGMENT_SOURCE}$`);
+
 /**
- * One safe storage/workflow-id segment for an untrusted identifier.
- * Safe ids are kept; anything else (traversal, slashes, control characters,
- * unicode, empty, too long) becomes `id-{16 hex of sha256(id)}`, which is
- * itself safe, so the mapping is idempotent.
+ * One safe storage/workflow-id segment for an identifier the product derived itself
+ * (skill, revision, event, record ids). Safe ids are kept; anything else (traversal,
+ * slashes, control characters, unicode, empty, too long) becomes
+ * `id-{16 hex of sha256(id)}`, which is itself safe, so the mapping is idempotent — and
+ * therefore not one-to-one: an id spelled like a hash keeps it. Ids chosen outside the
+ * product (apps, users, sessions, segments, experiments) go through idSegment.
  */
 export function safeSegment(id: string): string {
   if (SAFE_SEGMENT.test(id)) return id;
-  return `id-${shortHash(id)}`;
+  return `${HASHED_SEGMENT_PREFIX}${shortHash(id)}`;
 }
 
 export function isSafeSegment(id: string): boolean {
   return SAFE_SEGMENT.test(id);
 }
 
-/** A key scopeKey() produces: `global`, `apps/{app}` or `users/{app}/{user}`, each id a safe segment. */
-export const SCOPE_KEY_PATTERN = new RegExp(`^(?:global|apps/${SAFE_SEGMENT_SOURCE}|users/${SAFE_SEGMENT_SOURCE}/${SAFE_SEGMENT_SOURCE})$`);
+/**
+ * The one-to-one segment of an identifier chosen outside the product (app, user, session,
+ * segment and experiment ids): a safe id is kept verbatim unless it starts with `id-`;
+ * every other id, those included, becomes `id-{16 hex of sha256(UTF-8 id)}` over its full
+ * length. A verbatim segment never starts with `id-` and a hashed one always does, so two
+ * ids share a segment only if their hashes collide (docs/security.md).
+ */
+export function idSegment(id: string): string {
+  return SAFE_SEGMENT.test(id) && !id.startsWith(HASHED_SEGMENT_PREFIX) ? id : `${HASHED_SEGMENT_PREFIX}${shortHash(id)}`;
+}
+
+export function isIdSegment(segment: string): boolean {
+  return ID_SEGMENT.test(segment);
+}
+
+/** A key scopeKey() produces: `global`, `apps/{app}` or `users/{app}/{user}`, each id an idSegment. */
+export const SCOPE_KEY_PATTERN = new RegExp(`^(?:global|apps/${ID_SEGMENT_SOURCE}|users/${ID_SEGMENT_SOURCE}/${ID_SEGMENT_SOURCE})$`);
 
 export function isScopeKey(key: string): boolean {
   return SCOPE_KEY_PATTERN.test(key);
@@ -36,15 +60,15 @@ export class ScopeError extends Error {
   override name = 'ScopeError';
 }
 
-/** `global`, `apps/{app}` or `users/{app}/{user}`, every identifier passed through safeSegment. */
+/** `global`, `apps/{app}` or `users/{app}/{user}`, every identifier passed through idSegment. */
 export function scopeKey(scope: Scope): string {
   switch (scope.mode) {
     case 'none':
       return 'global';
     case 'app':
-      return `apps/${safeSegment(requireId(scope.app, 'app', scope.mode))}`;
+      return `apps/${idSegment(requireId(scope.app, 'app', scope.mode))}`;
     case 'user':
-      return `users/${safeSegment(requireId(scope.app, 'app', scope.mode))}/${safeSegment(requireId(scope.user, 'user', scope.mode))}`;
+      return `users/${idSegment(requireId(scope.app, 'app', scope.mode))}/${idSegment(requireId(scope.user, 'user', scope.mode))}`;
     default:
       throw new ScopeError(`unknown scope mode ${JSON.stringify((scope as { mode: unknown }).mode)}`);
   }

@@ -1,4 +1,4 @@
-import { isScopeKey } from '../skills/scope-key';
+import { isScopeKey, scopeKey } from '../skills/scope-key';
 import { isObject, numberField, objectField, oneOfField, stringField, type Problems } from './fields';
 
 export const SCOPE_MODES = ['none', 'app', 'user'] as const;
@@ -16,6 +16,7 @@ export function checkSegment(problems: Problems, path: string, v: unknown): void
   const key = stringField(problems, `${path}.scopeKey`, segment.scopeKey);
   if (key !== undefined && !isScopeKey(key))
     problems.push(`${path}.scopeKey: expected a scope key (global, apps/{app}, users/{app}/{user}), got ${JSON.stringify(key.slice(0, 100))}`);
+  else if (key !== undefined) checkScopeKeyOfScope(problems, path, segment, key);
   numberField(problems, `${path}.eventCount`, segment.eventCount, { integer: true, min: 0 });
   const ref = objectField(problems, `${path}.payloadRef`, segment.payloadRef);
   if (ref) {
@@ -23,4 +24,28 @@ export function checkSegment(problems: Problems, path: string, v: unknown): void
     numberField(problems, `${path}.payloadRef.bytes`, ref.bytes, { integer: true, min: 0 });
   }
   if (segment.outcome !== undefined && !isObject(segment.outcome)) objectField(problems, `${path}.outcome`, segment.outcome);
+}
+
+/**
+ * The scope key must be the one its scope maps to: a platform still computing keys by an
+ * older rule (or by hand) would otherwise write into another tenant's prefix.
+ */
+function checkScopeKeyOfScope(problems: Problems, path: string, segment: Record<string, unknown>, key: string): void {
+  const { scopeMode: mode, app, user } = segment;
+  if (!SCOPE_MODES.includes(mode as (typeof SCOPE_MODES)[number]) || typeof app !== 'string' || typeof user !== 'string') return;
+  const scope = { mode: mode as (typeof SCOPE_MODES)[number], app, user };
+  let expected: string;
+  try {
+    expected = scopeKey(scope);
+  } catch {
+    return; // a missing id is reported by its own field check
+  }
+  if (expected === key) return;
+  const named =
+    mode === 'none'
+      ? 'mode none'
+      : mode === 'app'
+        ? `mode app, app ${JSON.stringify(app.slice(0, 100))}`
+        : `mode user, app ${JSON.stringify(app.slice(0, 100))}, user ${JSON.stringify(user.slice(0, 100))}`;
+  problems.push(`${path}.scopeKey: ${JSON.stringify(key)} is not the key of the segment's scope (${named}): expected ${JSON.stringify(expected)}`);
 }
