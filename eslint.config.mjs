@@ -64,7 +64,7 @@ export const LAYERS = {
   client: ['core', 'storage'],
   workflows: ['core', { layer: 'activities', typesOnly: true }],
   runtime: ['core', 'storage'],
-  infra: ['core', 'storage'],
+  infra: ['core', 'storage', 'runtime'],
   workers: ['core', 'storage', 'activities', 'workflows', 'runtime'],
   console: ['core', 'storage', 'client', 'runtime'],
   cli: ['core', 'storage', 'activities', 'client', 'workflows', 'runtime', 'workers', 'console', 'infra'],

@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { infraEnv, infraUp } from '../infra';
 import type { BenchContext, BenchFigures } from './support/types';
+import { runToExit } from '../runtime/exit';
 
 export const BENCHMARKS = ['scale', 'scope-size', 'throughput', 'activities', 's3-client', 'start-up', 'gepa'] as const;
 /** Run only when named: `cluster` brings up the local cluster (and builds its server on a machine's first run). */
@@ -40,10 +41,7 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (e) => {
-    console.error(`bench: ${(e as Error).stack ?? e}`);
-    process.exit(1);
-  },
+runToExit(
+  () => main(process.argv.slice(2)),
+  (e) => `bench: ${(e as Error).stack ?? e}`,
 );

@@ -15,5 +15,5 @@ if (!require('../runtime/node-lts.js').reexecUnderLts(__filename, process.argv.s
     require('tsx/cjs/api').register();
     cli = require('../cli/main.ts');
   }
-  cli.main(process.argv.slice(2)).then((code) => process.exit(code));
+  cli.runCli(process.argv.slice(2)); // exits once its output is flushed (cli/main.ts)
 }

@@ -2,6 +2,7 @@ import type { EvolutionConfig } from '../core';
 import { parseArgs, UsageError } from './args';
 import type { Command, CommandContext } from './command';
 import { COMMANDS } from './commands';
+import { endQuietlyOnBrokenPipe, exitWhenFlushed } from '../runtime/exit';
 
 function help(): string {
   const width = Math.max(...Object.values(COMMANDS).map((c) => c.usage.length));
@@ -60,6 +61,20 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then((code) => process.exit(code));
+/**
+ * The process around main(): a closed pipe ends it quietly, and it exits once its answer has
+ * reached stdout whole (bin/evolution.js and `tsx cli/main.ts` both run this).
+ */
+export async function runCli(argv: string[]): Promise<never> {
+  endQuietlyOnBrokenPipe();
+  let code: number;
+  try {
+    code = await main(argv);
+  } catch (e) {
+    process.stderr.write(`evolution: ${(e as Error).stack ?? String(e)}\n`);
+    code = 1;
+  }
+  return exitWhenFlushed(code);
 }
+
+if (require.main === module) void runCli(process.argv.slice(2));

@@ -1,6 +1,7 @@
 import { infraDown, infraEnv, infraStatus, infraUp, readState, type ServiceName } from './index';
 import { clusterCommand } from './cluster/cli';
 import { clusterDown } from './cluster';
+import { runToExit } from '../runtime/exit';
 
 const USAGE = 'usage: evolution infra up|down|status|env [--json] [--only s3,temporal,model] [--cluster]';
 
@@ -56,12 +57,8 @@ export async function infraCommand(argv: string[]): Promise<number> {
   }
 }
 
-if (require.main === module) {
-  infraCommand(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (e) => {
-      console.error(`infra: ${(e as Error).message}`);
-      process.exit(1);
-    },
+if (require.main === module)
+  runToExit(
+    () => infraCommand(process.argv.slice(2)),
+    (e) => `infra: ${(e as Error).message}`,
   );
-}

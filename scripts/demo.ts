@@ -22,6 +22,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT, stateDir } from '../infra/paths';
 import { startLocalConsole } from '../console/local-access';
+import { runToExit } from '../runtime/exit';
 
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
 const step = (n: number, title: string) => console.log(`\n${bold(`── ${n}. ${title}`)}`);
@@ -172,10 +173,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(`demo failed: ${(e as Error).stack ?? e}`);
-    process.exit(1);
-  },
-);
+runToExit(main, (e) => `demo failed: ${(e as Error).stack ?? e}`);

@@ -45,6 +45,7 @@ import { createEvaluatorWorker } from '../workers/evaluator';
 import { connectWorkerTemporal } from '../workers/connection';
 import { startMainWorker } from '../workers/in-process';
 import { rollbackWorkflow } from '../workflows';
+import { runToExit } from '../runtime/exit';
 
 type Store = ReturnType<typeof createSkillStore>;
 
@@ -250,10 +251,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(`record-histories: ${(e as Error).stack ?? e}`);
-    process.exit(1);
-  },
-);
+runToExit(main, (e) => `record-histories: ${(e as Error).stack ?? e}`);

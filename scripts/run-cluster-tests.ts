@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { clusterEnv, clusterUp } from '../infra/cluster';
 import { REPO_ROOT, stateDir } from '../infra/paths';
 import { ensureBuild } from '../runtime/build-state';
+import { runToExit } from '../runtime/exit';
 
 async function main(): Promise<number> {
   const started = Date.now();
@@ -31,10 +32,4 @@ async function main(): Promise<number> {
   return result.status ?? 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e) => {
-    console.error(`npm run test:cluster: ${(e as Error).stack ?? e}`);
-    process.exit(1);
-  },
-);
+runToExit(main, (e) => `npm run test:cluster: ${(e as Error).stack ?? e}`);

@@ -13,6 +13,7 @@ import { infraEnv, infraUp } from '../infra';
 import { REPO_ROOT, stateDir } from '../infra/paths';
 import { ensureBuild } from '../runtime/build-state';
 import { unitTestsOnly } from './test-selection';
+import { runToExit } from '../runtime/exit';
 
 async function main(): Promise<number> {
   const started = Date.now();
@@ -37,10 +38,4 @@ async function main(): Promise<number> {
   return result.status ?? 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e) => {
-    console.error(`npm test: ${(e as Error).stack ?? e}`);
-    process.exit(1);
-  },
-);
+runToExit(main, (e) => `npm test: ${(e as Error).stack ?? e}`);

@@ -4,6 +4,7 @@ import { ensureReachable } from '../runtime/reachability';
 import { startWorkerOperations } from './telemetry/operations';
 import { startTracingFromEnv } from '../runtime/tracing/from-env';
 import { createMainWorker } from './worker';
+import { runToExit } from '../runtime/exit';
 
 /**
  * `evolution worker`: runs the main worker until SIGINT/SIGTERM, then drains (in-flight
@@ -27,11 +28,5 @@ export async function runMainWorker(config: EvolutionConfig = loadConfig()): Pro
 }
 
 if (require.main === module) {
-  runMainWorker().then(
-    () => process.exit(0),
-    (e) => {
-      console.error(`[worker] ${(e as Error).message}`);
-      process.exit(1);
-    },
-  );
+  runToExit(runMainWorker, (e) => `[worker] ${(e as Error).message}`);
 }

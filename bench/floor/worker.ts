@@ -7,6 +7,7 @@
 import { Client } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { floorActivities } from './activities';
+import { runToExit } from '../../runtime/exit';
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -27,10 +28,4 @@ async function main(): Promise<void> {
   await Promise.all([connection.close(), indexConnection.close()]);
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(`[floor worker] ${(e as Error).stack}`);
-    process.exit(1);
-  },
-);
+runToExit(main, (e) => `[floor worker] ${(e as Error).stack}`);

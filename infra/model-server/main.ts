@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { FAULT_MODES, type FaultMode, type RunFault } from './faults';
 import { startModelServer } from './server';
 import { ANSWER_STYLES, type AnswerStyle } from './answer-style';
+import { endQuietlyOnBrokenPipe, exitWhenFlushed } from '../../runtime/exit';
 
 const USAGE = `usage: tsx infra/model-server/main.ts [--host HOST] [--port PORT] [--style ${ANSWER_STYLES.join('|')}] [--fault ${FAULT_MODES.join('|')}] [--fault-rate N] [--fault-delay-ms MS]
 
@@ -20,9 +21,10 @@ A deterministic stand-in for an OpenAI-compatible model (skill reviewer and refl
   --fault-rate      fraction in (0,1] of requests that get --fault, spread deterministically (default 1)
   --fault-delay-ms  delay for --fault slow (default 90000)`;
 
+class UsageFailure extends Error {}
+
 function fail(message: string): never {
-  process.stderr.write(`model-server: ${message}\n${USAGE}\n`);
-  process.exit(2);
+  throw new UsageFailure(`${message}\n${USAGE}`);
 }
 
 function parseNumber(flag: string, raw: string | undefined, check: (n: number) => boolean): number | undefined {
@@ -73,15 +75,16 @@ async function main(): Promise<void> {
   const shutdown = (signal: string) => {
     process.stderr.write(`model-server: ${signal}, shutting down\n`);
     server.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
+      () => exitWhenFlushed(0),
+      () => exitWhenFlushed(1),
     );
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
 }
 
+endQuietlyOnBrokenPipe();
 main().catch((e: unknown) => {
-  process.stderr.write(`model-server: failed to start: ${(e as Error)?.message ?? String(e)}\n`);
-  process.exit(1);
+  process.stderr.write(`model-server: ${e instanceof UsageFailure ? '' : 'failed to start: '}${(e as Error)?.message ?? String(e)}\n`);
+  return exitWhenFlushed(e instanceof UsageFailure ? 2 : 1);
 });

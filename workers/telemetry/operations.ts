@@ -3,6 +3,7 @@ import type { EvolutionConfig } from '../../core';
 import { createLogger } from './logger';
 import { startOpsServer, type RunningOpsServer } from './ops-server';
 import { installRuntime } from './runtime';
+import { exitWhenFlushed } from '../../runtime/exit';
 
 export interface WorkerOperations {
   /** Call once the worker exists: /readyz follows its state. */
@@ -33,7 +34,7 @@ export async function startWorkerOperations(config: EvolutionConfig): Promise<Wo
   // stay installed so a second signal (a process group, an impatient operator) cannot kill
   // the process halfway through draining.
   const stop = () => {
-    if (!worker) process.exit(0); // still starting: nothing in flight
+    if (!worker) return void exitWhenFlushed(0); // still starting: nothing in flight
     if (worker.getState() === 'RUNNING') worker.shutdown();
   };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, stop);
