@@ -30,7 +30,7 @@ describe('runGates', () => {
         held: false,
         reasons: ['missing when_to_use', 'needs at least 2 steps, got 1', 'count-specific sibling of generic parent "Recipe Cookbook - Multi-Dish"; should be an update'],
       },
-      { gate: 'safety', ran: true, passed: false, held: false, reasons: ['dangerous shell command: rm -rf /'] },
+      { gate: 'safety', ran: true, passed: false, held: false, reasons: ['dangerous shell command: rm -rf of /, a home or a system directory'] },
       { gate: 'effectiveness', ran: false, passed: false, held: false, reasons: ['skipped: spec or safety gate failed'] },
     ]);
     expect(run.human).toBeUndefined();

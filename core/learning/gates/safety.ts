@@ -1,96 +1,71 @@
 import type { GateReport } from '../../schemas/revision';
+import type { SkillSpec } from '../../schemas/skill';
 import { findSecrets } from '../../skills/redaction';
+import { normaliseGateText } from './normalise';
+import { shellFindings } from './shell-rules';
+import { parseShell } from './shell-words';
+import { credentialExfiltration, PROMPT_INJECTION, SENSITIVE_PATHS, type TextRule } from './text-rules';
 import { SKIPPED_FOR_DELETE, type GateCandidate } from './types';
 
 /**
- * Safety gate: deterministic scan of everything an agent will read for
- * credentials, destructive commands, traversal into sensitive paths and
- * prompt-injection phrases. The lists are short and high-confidence on
- * purpose: a false positive rejects a revision. This is not a security
- * review and does not replace tool permissions or sandboxing.
+ * Safety gate: deterministic scan of everything an agent will read for credentials,
+ * destructive commands, download-and-execute, decode-and-execute, credential files sent
+ * over the network, sensitive paths and text aimed at the model. A false positive rejects a
+ * revision, so each rule targets a shape that has no business in a learned skill. It is
+ * advisory, not the boundary (docs/security.md): it does not replace tool permissions or
+ * sandboxing, and the risk-tiered human gate (risk.ts) holds what it cannot judge.
  *
- * The gate judges the text, not its intent: "never run rm -rf /home" in a
- * pitfall is rejected like the command itself. Recursive deletion of /, ~,
- * $HOME or a top-level system directory (SYSTEM_DIRECTORIES, with or without
- * a trailing slash or /*) is dangerous; paths below them and scratch paths
- * such as /tmp/work-dir are allowed. Secrets are found by the same rules that
- * redact them (core/skills/redaction.ts, findSecrets).
+ * The gate judges the normalised text (normaliseGateText), so `r''m -rf //*`, `"${HOME:?}"`
+ * and "ig<zero-width space>nore" read as what a shell or a model makes of them; and it
+ * judges the text, not its intent: "never run rm -rf /home" in a pitfall is rejected like
+ * the command itself. Recursive deletion of /, a home directory or a top-level system
+ * directory (SYSTEM_DIRECTORIES) is dangerous; paths below them and scratch paths such as
+ * /tmp/work-dir are allowed. Secrets are found by the same rules that redact them
+ * (core/skills/redaction.ts, findSecrets).
+ *
+ * Cost: linear in the text (no rule backtracks over it), and text longer than
+ * SAFETY_SCAN_LIMIT is not scanned but rejected: the spec gate allows a SKILL.md of at most
+ * 32 KiB, so nothing that long could be published anyway.
  */
 
-interface Pattern {
-  label: string;
-  test: (text: string) => boolean;
-}
+export { SYSTEM_DIRECTORIES } from './shell-rules';
+export { SENSITIVE_PATHS, PROMPT_INJECTION } from './text-rules';
 
-const re = (label: string, pattern: RegExp): Pattern => ({ label, test: (t) => pattern.test(t) });
+/** Characters of skill text (all fields) the gate scans; longer text fails closed. */
+export const SAFETY_SCAN_LIMIT = 64 * 1024;
 
-const TARGET_END = String.raw`(?=$|[\s;&|)'"\x60])`;
-const ROOT_TARGET = String.raw`(?:\/\*?|~\/?\*?|\$HOME\/?\*?|\$\{HOME\}\/?\*?)`;
-/** Top-level system directories whose recursive deletion breaks the machine (the reference's rule); /tmp is scratch space. */
-export const SYSTEM_DIRECTORIES = ['home', 'usr', 'etc', 'var', 'bin', 'boot', 'lib', 'opt', 'root', 'srv', 'sys', 'proc'] as const;
-const SYSTEM_DIRECTORY_TARGET = String.raw`\/(?:${SYSTEM_DIRECTORIES.join('|')})\/?\*?`;
+const re = (label: string, pattern: RegExp): TextRule => ({ label, test: (t) => pattern.test(t) });
 
-/** `rm` with a recursive flag aimed at `target` (optionally quoted), whatever the sentence around it says. */
-function recursiveRmOf(target: string): (text: string) => boolean {
-  const rm = new RegExp(String.raw`\brm\s+((?:-[\w-]+\s+)*)["']?` + target + TARGET_END, 'g');
-  return (text) => {
-    for (const m of text.matchAll(rm)) if (/(^|\s)(-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)(\s|$)/.test(m[1])) return true;
-    return false;
-  };
-}
-
-export const DESTRUCTIVE_COMMANDS: Pattern[] = [
-  { label: 'rm -rf /', test: recursiveRmOf(ROOT_TARGET) },
-  { label: 'rm -rf of a system directory', test: recursiveRmOf(SYSTEM_DIRECTORY_TARGET) },
-  re('rm --no-preserve-root', /--no-preserve-root\b/),
-  re('mkfs', /\bmkfs(?:\.[a-z0-9]+)?\b/i),
-  re('dd of=/dev/...', /\bdd\b[^\n]*\bof=\/dev\/(?!null\b|zero\b|stdout\b|stderr\b)/),
-  re('write to a raw disk device', />\s*\/dev\/(?:sd[a-z]|hd[a-z]|nvme\d|xvd[a-z]|vd[a-z]|disk\d|mmcblk\d)/),
-  re('wipefs/shred a device', /\b(?:wipefs|shred)\b[^\n]*\/dev\//),
-  re('fork bomb', /:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/),
-  re('chmod 777 /', new RegExp(String.raw`\bchmod\s+(?:-[A-Za-z]+\s+)*(?:0?777|a\+rwx)\s+(?:-[A-Za-z]+\s+)*\/\*?(?=$|[\s;&|])`)),
-  re('download piped to a shell', /\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b/),
-  re('download executed by a shell', /\b(?:ba|z)?sh\s+(?:-c\s+)?["']?\s*[<$]\(\s*(?:curl|wget)\b/),
-];
-
-export const SENSITIVE_PATHS: Pattern[] = [
-  re('write through ../..', /\b(?:write|save|copy|mv|cp|move|overwrite)\b[^.\n]{0,40}\.\.[/\\]\.\./i),
-  re('../.. into a system directory', /(?:\.\.[/\\]){2,}(?:etc|root|home|proc|sys|var|usr|bin|boot|dev)\b/),
-  re('/etc/passwd', /\/etc\/passwd\b/),
-  re('/etc/shadow', /\/etc\/shadow\b/),
-  re('/etc/sudoers', /\/etc\/sudoers\b/),
-  re('SSH private key', /\.ssh\/id_(?:rsa|ed25519|ecdsa|dsa)\b/),
-  re('/root/.ssh', /\/root\/\.ssh\b/),
-  re('cloud credentials file', /\.aws\/credentials\b|\.config\/gcloud\/[\w.-]*credentials/),
-];
-
-export const PROMPT_INJECTION: Pattern[] = [
-  re(
-    'ignore previous instructions',
-    /\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|these\s+)?(?:previous|prior|above|earlier|preceding|system|original)\s+(?:instructions|prompts?|rules|messages|directions)\b/i,
-  ),
-  re('reveal the system prompt', /\b(?:reveal|print|show|leak|output|repeat)\s+(?:your|the)\s+(?:system\s+prompt|hidden\s+instructions|initial\s+prompt)\b/i),
-  re('jailbreak mode switch', /\byou\s+are\s+now\s+(?:in\s+)?(?:developer|dan|jailbreak|unrestricted|god)\s*mode\b/i),
-  re('chat control token', /<\|(?:im_start|im_end|system|endoftext)\|>/),
-  re('conceal actions from the user', /\b(?:do\s+not|don't|never)\s+(?:tell|inform|let)\s+(?:the\s+)?(?:user|human|operator)\s+(?:know\b)?/i),
-  re('credential exfiltration', /\b(?:exfiltrate|send\s+(?:the\s+|all\s+)?(?:credentials|secrets|api\s+keys?|tokens?|passwords?)\s+to)\b/i),
+/** Shapes a token reading misses: a fork bomb and a redirect onto a disk device. */
+const DESTRUCTIVE_TEXT: TextRule[] = [
+  re('write to a raw disk device', />\s{0,8}\/dev\/(?:sd[a-z]|hd[a-z]|nvme\d|xvd[a-z]|vd[a-z]|disk\d|mmcblk\d)/),
+  re('fork bomb', /:\s{0,8}\(\s{0,8}\)\s{0,8}\{\s{0,8}:\s{0,8}\|\s{0,8}:\s{0,8}&\s{0,8}\}\s{0,8};\s{0,8}:/),
 ];
 
 /** Everything an agent reads from the skill: name, description, when_to_use, steps, pitfalls. */
-function skillText(candidate: GateCandidate): string {
-  const s = candidate.spec!;
-  return [s.name, s.description, s.when_to_use, ...s.steps, ...(s.pitfalls ?? [])].join('\n');
+export function skillText(spec: SkillSpec): string {
+  return [spec.name, spec.description, spec.when_to_use, ...spec.steps, ...(spec.pitfalls ?? [])].join('\n');
+}
+
+/** The safety findings for a text, as reasons; exported for the unit and fuzz tests. */
+export function safetyFindings(raw: string): string[] {
+  if (raw.length > SAFETY_SCAN_LIMIT) return [`text of ${raw.length} characters is longer than the safety scan limit of ${SAFETY_SCAN_LIMIT}: not scanned (failing closed)`];
+  const text = normaliseGateText(raw);
+  const pipelines = parseShell(text);
+  const secrets = new Set([...findSecrets(raw), ...findSecrets(text)]);
+  return [
+    ...[...secrets].map((name) => `suspected secret: ${name}`),
+    ...shellFindings(pipelines).map((label) => `dangerous shell command: ${label}`),
+    ...DESTRUCTIVE_TEXT.filter((p) => p.test(text)).map((p) => `dangerous shell command: ${p.label}`),
+    ...credentialExfiltration(text, pipelines).map((label) => `dangerous shell command: ${label}`),
+    ...SENSITIVE_PATHS.filter((p) => p.test(text)).map((p) => `path traversal or sensitive path: ${p.label}`),
+    ...PROMPT_INJECTION.filter((p) => p.test(text)).map((p) => `prompt injection: ${p.label}`),
+  ];
 }
 
 export function safetyGate(candidate: GateCandidate): GateReport {
   if (candidate.action === 'delete') return { gate: 'safety', ran: false, passed: true, held: false, reasons: [SKIPPED_FOR_DELETE] };
   if (!candidate.spec) return { gate: 'safety', ran: true, passed: false, held: false, reasons: ['missing spec body'] };
-  const body = skillText(candidate);
-  const reasons = [
-    ...findSecrets(body).map((name) => `suspected secret: ${name}`),
-    ...DESTRUCTIVE_COMMANDS.filter((p) => p.test(body)).map((p) => `dangerous shell command: ${p.label}`),
-    ...SENSITIVE_PATHS.filter((p) => p.test(body)).map((p) => `path traversal or sensitive path: ${p.label}`),
-    ...PROMPT_INJECTION.filter((p) => p.test(body)).map((p) => `prompt injection: ${p.label}`),
-  ];
+  const reasons = safetyFindings(skillText(candidate.spec));
   return { gate: 'safety', ran: true, passed: reasons.length === 0, held: false, reasons };
 }
