@@ -1,4 +1,4 @@
-import { ApplicationFailure, log } from '@temporalio/activity';
+import { ApplicationFailure, Context, log } from '@temporalio/activity';
 import {
   boundExistingSkills,
   buildReviewContext,
@@ -35,6 +35,8 @@ import {
 } from '../core/governance';
 import { NON_RETRYABLE } from '../core/failure-types';
 import { withStoreErrors } from './errors';
+import type { RecordUsage } from './usage';
+import { attributeSession } from '../core/usage';
 import { scopeSkillsOf } from './existing-skills';
 import { whileHeartbeating } from './heartbeat';
 import { asModelAnswer } from './llm/model-answer-failure';
@@ -106,9 +108,11 @@ export interface LearningDeps {
   config: EvolutionConfig;
   store: SkillStore;
   openai: OpenAI;
+  /** Usage attribution: where each job's SessionUsage goes (the scope's usage workflow). */
+  recordUsage?: RecordUsage;
 }
 
-export function learningActivities({ config, store, openai }: LearningDeps) {
+export function learningActivities({ config, store, openai, recordUsage }: LearningDeps) {
   async function loadSegmentEvents(segment: Segment): Promise<SessionEvent[]> {
     const bytes = await store.getPayload(segment.payloadRef);
     let json: unknown;
@@ -223,6 +227,9 @@ export function learningActivities({ config, store, openai }: LearningDeps) {
         else if (segment.scopeMode === 'app') scope.user = undefined;
 
         const events = await loadSegmentEvents(segment);
+        // Attribution from the events already loaded (no request of its own); counting is
+        // idempotent by job id, so a re-run of this step counts the job once.
+        if (recordUsage) await recordUsage(key, attributeSession(Context.current().info.workflowExecution?.workflowId ?? segment.segmentId, events, segment.outcome));
         const { cursor: stored, failedReviews, etag: cursorEtag } = await store.readCursorVersion(key, segment.sessionId);
         const reviewedAfter: ReviewCursor = stored ? { lastReviewedAt: stored.lastReviewedAt, lastEventCount: stored.lastEventCount } : {};
         const { delta, nextCursor } = deltaAfterCursor(events, reviewedAfter);

@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import { z } from 'zod';
 import { NotFoundError, ServiceUnavailableError } from '../core/errors';
+import { skillLoadMarker } from '../core/usage/skill-load-marker';
 import { SkillUnavailableError, type SkillRepository } from './skill-repository';
 
 const ArgsSchema = z.object({ name: z.string().min(1, 'name the skill to load') });
@@ -46,7 +47,10 @@ export class SkillLoadTool {
     };
   }
 
-  /** Handles one tool call; the string goes back to the model as the tool message content. */
+  /**
+   * Handles one tool call; the string goes back to the model as the tool message content:
+   * a marker line naming the skill's revision (an HTML comment), then its SKILL.md.
+   */
   async handle(argumentsJson: string): Promise<string> {
     let args: z.infer<typeof ArgsSchema>;
     try {
@@ -55,7 +59,9 @@ export class SkillLoadTool {
       return `error: skill_load expects {"name": "<skill name>"} (${(e as Error).message})`;
     }
     try {
-      return (await this.repository.load(args.name)).markdown;
+      const loaded = await this.repository.load(args.name);
+      // The revision the agent was given, for usage attribution (core/usage): the learning job reads it back from the transcript.
+      return `${skillLoadMarker(loaded)}\n${loaded.markdown}`;
     } catch (e) {
       if (e instanceof SkillUnavailableError || e instanceof ServiceUnavailableError) {
         return `error: skill "${args.name}" is temporarily unavailable (the skill store cannot be reached). Continue without it, or try skill_load again later.`;

@@ -9,3 +9,4 @@ export * from './revision-lifecycle';
 export * from './publication';
 export * from './workflow-ids';
 export * from './llm';
+export * from './usage';

@@ -57,6 +57,11 @@ export function scopeIndexWorkflowId(scopeKey: string): string {
   return `scope-index/${requireScopeKey(scopeKey)}`;
 }
 
+/** The per-scope entity workflow that keeps the scope's usage counters (the only writer of its usage object). */
+export function scopeUsageWorkflowId(scopeKey: string): string {
+  return `usage/${requireScopeKey(scopeKey)}`;
+}
+
 /** One rollback request; `requestId` is unique per request (a rollback is never deduplicated). */
 export function rollbackWorkflowId(scopeKey: string, skillId: string, requestId: string): string {
   return `rollback/${scopeKey}/${skillId}/${requestId}`;

@@ -12,3 +12,4 @@ export type { StoredJobOutcome } from './job-outcome-store';
 export { putOnce, type PutOnceOptions } from './put-once';
 export { retryOnConflict } from './cas-retry';
 export { mapLimit } from '../core/concurrency';
+export { UsageSummarySchema, offeredSkills } from './usage-store';

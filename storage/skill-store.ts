@@ -8,17 +8,20 @@ import { pointerStore } from './pointer-store';
 import { revisionStore } from './revision-store';
 import { sharedS3Client, type S3Client, type S3Settings } from './s3-client';
 import { scopeIndexStore } from './scope-index-store';
+import { usageStore } from './usage-store';
 
 /** Every domain operation on the bucket; each one is idempotent under Temporal retries. */
 export function skillStoreOn(objects: ObjectStore) {
   const pointers = pointerStore(objects);
   const revisions = revisionStore(objects, async (scopeKey, skillId) => (await pointers.readActive(scopeKey, skillId))?.pointer);
+  const index = scopeIndexStore(objects, pointers, revisions.listSkillIds);
   return {
     objects,
     ...revisions,
     ...pointers,
     ...auditStore(objects),
-    ...scopeIndexStore(objects, pointers, revisions.listSkillIds),
+    ...index,
+    ...usageStore(objects, index),
     ...cursorStore(objects),
     ...payloadStore(objects),
     ...datasetStore(objects),

@@ -28,3 +28,4 @@ export function evaluationBatchWorkflow(...args: Parameters<typeof Evaluation.ev
   return (require('./gepa/evaluation') as typeof Evaluation).evaluationBatchWorkflow(...args);
 }
 export { scopeIndexWorkflow, indexChangeSignal, reconcileIndexSignal, scopeIndexStateQuery, type ScopeIndexInput, type ScopeIndexState } from './scope-index';
+export { scopeUsageWorkflow, usageRecordedSignal, scopeUsageStateQuery, type ScopeUsageInput, type ScopeUsageState } from './scope-usage';

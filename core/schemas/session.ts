@@ -67,6 +67,8 @@ export const OutcomeSchema = z.object({
   score: z.number().min(0, 'outcome score must be in [0,1]').max(1, 'outcome score must be in [0,1]').optional(),
   notes: z.string().max(2000).optional(),
   evaluator: z.string().max(200).optional(),
+  /** Tokens the session used, where the platform reports them (usage attribution averages them per skill). */
+  tokens: z.number().int('outcome tokens must be an integer').nonnegative('outcome tokens must not be negative').optional(),
 });
 export type Outcome = z.infer<typeof OutcomeSchema>;
 

@@ -3,6 +3,7 @@ import { decideRevision } from '../../client/approvals';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { SkillRepository } from '../../client/skill-repository';
 import { SkillLoadTool } from '../../client/skill-load-tool';
+import { skillLoadMarker } from '../../core/usage';
 import { uniqueName } from '../support/infra';
 import { exampleSession } from '../support/sessions';
 import { useMainWorker } from '../support/worker';
@@ -36,7 +37,8 @@ describe('session → held revision → approval → published skill', () => {
     expect(loaded.markdown).toContain('get_weather');
     const tool = new SkillLoadTool(repo);
     expect((await tool.definition()).function.description).toContain('multi-city-weather-report');
-    expect(await tool.handle(JSON.stringify({ name: 'multi-city-weather-report' }))).toBe(loaded.markdown);
+    // The revision loaded is named first, for usage attribution; the SKILL.md follows.
+    expect(await tool.handle(JSON.stringify({ name: 'multi-city-weather-report' }))).toBe(`${skillLoadMarker(loaded)}\n${loaded.markdown}`);
     expect(await repo.refresh()).toBe(false); // nothing new: a 304
 
     // Deciding again is a clear error.

@@ -1,0 +1,5 @@
+export * from './skill-load-marker';
+export * from './attribution';
+export * from './summary';
+export * from './report';
+export * from './names';

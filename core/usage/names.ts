@@ -1,0 +1,3 @@
+/** Names shared by the scope usage workflow and the code that signals it (activities may not import workflows/). */
+export const SCOPE_USAGE_WORKFLOW = 'scopeUsageWorkflow';
+export const SCOPE_USAGE_SIGNAL = 'usageRecorded';

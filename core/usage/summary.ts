@@ -1,0 +1,184 @@
+import type { OutcomeStatus } from '../schemas/session';
+import { shortHash } from '../skills/hash';
+import type { SessionUsage } from './attribution';
+
+/** Outcomes of a set of sessions: counts by status, and sums for the means. */
+export interface OutcomeTally {
+  n: number;
+  success: number;
+  partial: number;
+  fail: number;
+  agent_error: number;
+  /** Sessions the platform reported no outcome for. */
+  unknown: number;
+  scoreSum: number;
+  scored: number;
+  tokenSum: number;
+  tokened: number;
+}
+
+export interface RevisionUsage {
+  revisionId: string;
+  /** Sessions (learning jobs) of the scope while this revision was the live one, plus any that loaded it. */
+  offered: number;
+  loaded: number;
+  firstSeenAt: string;
+  lastLoadedAt?: string;
+  /** Sessions that loaded this revision. */
+  with: OutcomeTally;
+  /** Sessions offered this revision that did not load it. */
+  without: OutcomeTally;
+}
+
+export interface SkillUsage {
+  skillId: string;
+  name: string;
+  /** The scope the skill is published in (a user-scope session may load an app's skill). */
+  scopeKey: string;
+  firstOfferedAt?: string;
+  lastLoadedAt?: string;
+  /** Newest first; at most MAX_REVISIONS_PER_SKILL. */
+  revisions: RevisionUsage[];
+}
+
+/**
+ * A scope's usage counters: one object, rewritten whole by the scope's usage workflow (its
+ * only writer) once per burst of jobs. Its size follows the number of skills, never the
+ * number of sessions: a job adds to counters, it appends nothing.
+ */
+export interface UsageSummary {
+  scopeKey: string;
+  generation: number;
+  sessions: number;
+  outcomes: OutcomeTally;
+  skills: SkillUsage[];
+  /** Hashes of the last MAX_RECENT_JOBS jobs counted: a burst applied twice (a retried write) counts once. */
+  recentJobs: string[];
+  updatedAt?: string;
+}
+
+/** A live skill of the scope index: what every session of the scope was offered. */
+export interface OfferedSkill {
+  skillId: string;
+  name: string;
+  revisionId: string;
+}
+
+export const MAX_REVISIONS_PER_SKILL = 16;
+export const MAX_RECENT_JOBS = 4096;
+
+export function emptyTally(): OutcomeTally {
+  return { n: 0, success: 0, partial: 0, fail: 0, agent_error: 0, unknown: 0, scoreSum: 0, scored: 0, tokenSum: 0, tokened: 0 };
+}
+
+export function emptyUsage(scopeKey: string): UsageSummary {
+  return { scopeKey, generation: 0, sessions: 0, outcomes: emptyTally(), skills: [], recentJobs: [] };
+}
+
+function count(t: OutcomeTally, s: SessionUsage): void {
+  t.n++;
+  const status: OutcomeStatus | 'unknown' = s.outcome ?? 'unknown';
+  t[status]++;
+  if (s.score !== undefined) {
+    t.scoreSum += s.score;
+    t.scored++;
+  }
+  if (s.tokens !== undefined) {
+    t.tokenSum += s.tokens;
+    t.tokened++;
+  }
+}
+
+/** The job's key in `recentJobs`. */
+export function jobKey(jobId: string): string {
+  return shortHash(jobId);
+}
+
+/**
+ * Adds a burst of sessions to the counters (a new object; the input is not changed).
+ * `offered`: the scope index's live skills when the burst is applied. Each session counts
+ * once for every offered revision, as loaded (with) or not (without); a revision it loaded
+ * that the index does not list (another scope's skill, or one superseded meanwhile) counts
+ * as offered and loaded. A load known only by name counts for the live revision of that
+ * name, else for a skill of that name with revision "unknown". Jobs already in
+ * `recentJobs` are skipped, so re-applying a burst changes nothing.
+ */
+export function applyUsage(
+  before: UsageSummary,
+  sessions: readonly SessionUsage[],
+  offered: readonly OfferedSkill[],
+  at: string,
+  scopeKey: string = before.scopeKey,
+): { summary: UsageSummary; applied: number } {
+  const summary: UsageSummary = structuredClone(before);
+  const recent = new Set(summary.recentJobs);
+  const skills = new Map(summary.skills.map((s) => [s.skillId, s]));
+  const offeredByName = new Map(offered.map((o) => [o.name.toLowerCase(), o]));
+  const skill = (skillId: string, name: string, skillScope: string): SkillUsage => {
+    let s = skills.get(skillId);
+    if (!s) skills.set(skillId, (s = { skillId, name, scopeKey: skillScope, revisions: [] }));
+    s.name = name;
+    return s;
+  };
+  const revision = (s: SkillUsage, revisionId: string): RevisionUsage => {
+    let r = s.revisions.find((x) => x.revisionId === revisionId);
+    if (!r) {
+      r = { revisionId, offered: 0, loaded: 0, firstSeenAt: at, with: emptyTally(), without: emptyTally() };
+      s.revisions.unshift(r);
+      if (s.revisions.length > MAX_REVISIONS_PER_SKILL) s.revisions.length = MAX_REVISIONS_PER_SKILL;
+    }
+    return r;
+  };
+  let applied = 0;
+  for (const session of sessions) {
+    const key = jobKey(session.jobId);
+    if (recent.has(key)) continue;
+    recent.add(key);
+    summary.recentJobs.push(key);
+    applied++;
+    summary.sessions++;
+    count(summary.outcomes, session);
+
+    // The revisions this session loaded, as (skill, revision) of this summary.
+    const loaded = new Map<string, { skillId: string; name: string; scopeKey: string; revisionId: string }>();
+    for (const l of session.loads) {
+      if (l.revisionId && l.skillId) {
+        loaded.set(l.revisionId, { skillId: l.skillId, name: l.name, scopeKey: l.scopeKey ?? scopeKey, revisionId: l.revisionId });
+        continue;
+      }
+      const live = offeredByName.get(l.name.toLowerCase());
+      if (live) loaded.set(live.revisionId, { ...live, scopeKey });
+      else loaded.set(`unknown:${l.name.toLowerCase()}`, { skillId: `name:${l.name.toLowerCase()}`, name: l.name, scopeKey, revisionId: 'unknown' });
+    }
+    for (const o of offered) {
+      const s = skill(o.skillId, o.name, scopeKey);
+      s.firstOfferedAt ??= at;
+      const r = revision(s, o.revisionId);
+      r.offered++;
+      const hit = loaded.get(o.revisionId);
+      if (hit && hit.skillId === o.skillId) {
+        loaded.delete(o.revisionId);
+        r.loaded++;
+        r.lastLoadedAt = s.lastLoadedAt = at;
+        count(r.with, session);
+      } else count(r.without, session);
+    }
+    for (const l of loaded.values()) {
+      const s = skill(l.skillId, l.name, l.scopeKey);
+      s.firstOfferedAt ??= at;
+      const r = revision(s, l.revisionId);
+      r.offered++;
+      r.loaded++;
+      r.lastLoadedAt = s.lastLoadedAt = at;
+      count(r.with, session);
+    }
+  }
+  if (summary.recentJobs.length > MAX_RECENT_JOBS) summary.recentJobs.splice(0, summary.recentJobs.length - MAX_RECENT_JOBS);
+  const byId = (a: SkillUsage, b: SkillUsage) => (a.skillId < b.skillId ? -1 : a.skillId > b.skillId ? 1 : 0);
+  summary.skills = [...skills.values()].sort(byId);
+  if (applied > 0) {
+    summary.generation++;
+    summary.updatedAt = at;
+  }
+  return { summary, applied };
+}
