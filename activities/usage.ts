@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { SCOPE_USAGE_SIGNAL, SCOPE_USAGE_WORKFLOW, scopeUsageWorkflowId, type SessionUsage } from '../core';
+import { SCOPE_USAGE_SIGNAL, SCOPE_USAGE_WORKFLOW, scopeUsageWorkflowId, type SessionUsage, type UsageTotals } from '../core';
 import { coalescePerKey } from './coalesce-per-key';
 import { withStoreErrors } from './errors';
 import type { SkillStore } from '../storage';
@@ -36,7 +36,15 @@ export function clientUsageRecorder(client: Client, taskQueue: string): RecordUs
 export function usageActivities({ store }: { store: SkillStore }) {
   return {
     /** One burst of sessions: one index GET (conditional) and one conditional write of the counters. */
-    async applyUsageBurst({ scopeKey, sessions, at }: { scopeKey: string; sessions: SessionUsage[]; at: string }): Promise<{ applied: number; generation: number }> {
+    async applyUsageBurst({
+      scopeKey,
+      sessions,
+      at,
+    }: {
+      scopeKey: string;
+      sessions: SessionUsage[];
+      at: string;
+    }): Promise<{ applied: number; generation: number; counted: UsageTotals }> {
       return withStoreErrors(() => store.applyUsageBurst(scopeKey, sessions, at));
     },
   };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { applyUsage, emptyUsage, type OfferedSkill, type SessionUsage, type UsageSummary } from '../core/usage';
+import { applyUsage, emptyUsage, type OfferedSkill, type SessionUsage, type UsageSummary, type UsageTotals } from '../core/usage';
 import type { Same } from '../core/same-type';
 import { retryOnConflict } from './cas-retry';
 import { PreconditionConflictError } from './errors';
@@ -78,18 +78,18 @@ export function usageStore(objects: ObjectStore, index: Pick<ScopeIndexStore, 'r
    * while nothing was published) for what they were offered, then one conditional write.
    * Requests per burst do not depend on how many sessions were counted before.
    */
-  async function applyUsageBurst(scopeKey: string, sessions: readonly SessionUsage[], at: string): Promise<{ applied: number; generation: number }> {
+  async function applyUsageBurst(scopeKey: string, sessions: readonly SessionUsage[], at: string): Promise<{ applied: number; generation: number; counted: UsageTotals }> {
     const offered = offeredSkills((await index.readScopeIndexIncluding(scopeKey, [], { timeoutMs: 0 }))?.index);
     const key = usageSummaryKey(scopeKey);
     let base = cache.get(scopeKey);
     return retryOnConflict(async () => {
       if (base === undefined) base = (await readUsage(scopeKey)) ?? null;
-      const { summary, applied } = applyUsage(base?.summary ?? emptyUsage(scopeKey), sessions, offered, at, scopeKey);
-      if (applied === 0) return { applied, generation: summary.generation };
+      const { summary, applied, counted } = applyUsage(base?.summary ?? emptyUsage(scopeKey), sessions, offered, at, scopeKey);
+      if (applied === 0) return { applied, generation: summary.generation, counted };
       try {
         const { etag } = base ? await objects.putIfMatch(key, summary, base.etag) : await objects.putCreateOnly(key, summary);
         remember(scopeKey, { summary, etag });
-        return { applied, generation: summary.generation };
+        return { applied, generation: summary.generation, counted };
       } catch (error) {
         if (error instanceof PreconditionConflictError) base = undefined;
         throw error;

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
  * class. Point a store or a worker's `s3.endpoint` at `endpoint` to measure what an
  * operation costs in S3 requests.
  */
-export type KeyClass = 'pointer' | 'revision' | 'locator' | 'audit' | 'index' | 'metrics' | 'payload' | 'cursor' | 'job-outcome' | 'revoked-session' | 'list' | 'other';
+export type KeyClass = 'pointer' | 'revision' | 'locator' | 'audit' | 'index' | 'metrics' | 'payload' | 'cursor' | 'job-outcome' | 'usage' | 'revoked-session' | 'list' | 'other';
 
 export interface Counts {
   total: number;
@@ -27,6 +27,7 @@ export function keyClassOf(method: string, url: string): KeyClass {
   if (path.includes('/payloads/')) return 'payload';
   if (path.endsWith('/cursor.json')) return 'cursor';
   if (path.includes('/jobs/')) return 'job-outcome';
+  if (path.endsWith('/usage/summary.json')) return 'usage';
   return 'other';
 }
 

@@ -8,12 +8,14 @@ import { operationsCommands } from './operations';
 import { optimizeCommands } from './optimize';
 import { payloadCommands } from './payloads';
 import { skillCommands } from './skills';
+import { usageCommands } from './usage';
 
 /** Every CLI command by name; each group lives in its own file beside this one. */
 export const COMMANDS: Record<string, Command> = {
   ...learningCommands,
   ...approvalCommands,
   ...skillCommands,
+  ...usageCommands,
   ...optimizeCommands,
   ...infraCommands,
   ...payloadCommands,

@@ -64,6 +64,13 @@ export interface OfferedSkill {
   revisionId: string;
 }
 
+/** What a burst added (for metrics): sessions by outcome, skill loads, and sessions that loaded any skill. */
+export interface UsageTotals {
+  byOutcome: Partial<Record<OutcomeStatus | 'unknown', number>>;
+  loads: number;
+  sessionsLoading: number;
+}
+
 export const MAX_REVISIONS_PER_SKILL = 16;
 export const MAX_RECENT_JOBS = 4096;
 
@@ -109,7 +116,7 @@ export function applyUsage(
   offered: readonly OfferedSkill[],
   at: string,
   scopeKey: string = before.scopeKey,
-): { summary: UsageSummary; applied: number } {
+): { summary: UsageSummary; applied: number; counted: UsageTotals } {
   const summary: UsageSummary = structuredClone(before);
   const recent = new Set(summary.recentJobs);
   const skills = new Map(summary.skills.map((s) => [s.skillId, s]));
@@ -130,12 +137,17 @@ export function applyUsage(
     return r;
   };
   let applied = 0;
+  const counted: UsageTotals = { byOutcome: {}, loads: 0, sessionsLoading: 0 };
   for (const session of sessions) {
     const key = jobKey(session.jobId);
     if (recent.has(key)) continue;
     recent.add(key);
     summary.recentJobs.push(key);
     applied++;
+    const outcome = session.outcome ?? 'unknown';
+    counted.byOutcome[outcome] = (counted.byOutcome[outcome] ?? 0) + 1;
+    counted.loads += session.loads.length;
+    if (session.loads.length > 0) counted.sessionsLoading++;
     summary.sessions++;
     count(summary.outcomes, session);
 
@@ -180,5 +192,5 @@ export function applyUsage(
     summary.generation++;
     summary.updatedAt = at;
   }
-  return { summary, applied };
+  return { summary, applied, counted };
 }

@@ -49,7 +49,7 @@ async function seed(scopeKey: string): Promise<void> {
 }
 
 describe('S3 requests per change', () => {
-  it(`a new session's create + publish in a scope of ${SKILLS} skills costs 10 requests, and an agent's refresh after it one`, async () => {
+  it(`a new session's create + publish in a scope of ${SKILLS} skills costs 13 requests (3 of them usage attribution), and an agent's refresh after it one`, async () => {
     const app = uniqueName('budget');
     const scopeKey = scopeKeyOf({ mode: 'app', app });
     await seed(scopeKey);
@@ -60,12 +60,14 @@ describe('S3 requests per change', () => {
     const started = await startLearningJob({ client: w.client, store, config: w.config }, { app, user: 'u', sessionId: 's', events: sessionCreating('request-budget-skill') });
     // Waiting reads the index around the proxy: the job's requests are counted, not the reader's.
     const out = await waitForLearningJob({ client: w.client, store }, started.jobWorkflowId, { timeoutMs: 120_000 });
+    // Usage attribution is counted by the scope's usage workflow after the job: waited for, so its requests are in the count.
+    for (const deadline = Date.now() + 60_000; !(await store.readUsage(scopeKey)) && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 100));
     const cost = proxy.diff(before);
     expect(out.revisions).toMatchObject([{ action: 'create', status: 'active' }]);
     expect(cost.byClass).toEqual({
       'GET payload': 1, // the segment (claim-checked by the client)
       'GET cursor': 1,
-      'GET index': 1,
+      'GET index': 2, // the review's, and the usage burst's (what the session was offered)
       'PUT cursor': 1,
       'PUT locator': 1,
       'PUT revision': 1,
@@ -73,8 +75,10 @@ describe('S3 requests per change', () => {
       'PUT pointer': 1,
       'PUT index': 1, // the scope's index workflow
       'PUT job-outcome': 1,
+      'GET usage': 1, // the scope's usage counters (none yet), then their first write
+      'PUT usage': 1,
     });
-    expect(cost.total).toBe(10);
+    expect(cost.total).toBe(13);
 
     const refreshed = proxy.snapshot();
     expect(await repo.refresh()).toBe(true);

@@ -66,6 +66,23 @@ describe('product metrics observed at the activity boundary', () => {
     expect(observe('publishRevision', [{ auditAction: 'approve' }], undefined, new Error('x'), 1).counters).toEqual([]);
     expect(observe('loadGovernance', [], {}, undefined, 1)).toEqual({ counters: [], histograms: [] });
   });
+
+  it('usage attribution: sessions counted by outcome and skill loads, from what the burst added (not its input)', () => {
+    const burst = observe(
+      'applyUsageBurst',
+      [{ scopeKey: 'apps/a', sessions: [{}, {}, {}] }],
+      { applied: 2, counted: { byOutcome: { success: 1, fail: 1 }, loads: 3, sessionsLoading: 1 } },
+      undefined,
+      2,
+    );
+    expect(burst.counters).toEqual([
+      { name: PRODUCT_METRICS.usageSessions, value: 1, tags: { scope_mode: 'app', outcome: 'success' } },
+      { name: PRODUCT_METRICS.usageSessions, value: 1, tags: { scope_mode: 'app', outcome: 'fail' } },
+      { name: PRODUCT_METRICS.skillLoads, value: 3, tags: { scope_mode: 'app' } },
+    ]);
+    // A burst applied again counts nothing: no counter at all.
+    expect(observe('applyUsageBurst', [{ scopeKey: 'apps/a' }], { applied: 0, counted: { byOutcome: {}, loads: 0, sessionsLoading: 0 } }, undefined, 1).counters).toEqual([]);
+  });
 });
 
 describe('worker log lines', () => {

@@ -26,6 +26,8 @@ export const PRODUCT_METRICS = {
   reviewerLatency: 'evolution_reviewer_latency',
   gepaMetricCalls: 'evolution_gepa_metric_calls',
   experiments: 'evolution_experiments',
+  usageSessions: 'evolution_usage_sessions',
+  skillLoads: 'evolution_skill_loads',
 } as const;
 
 type Args = readonly unknown[];
@@ -100,6 +102,15 @@ export function observe(activityType: string, args: Args, result: unknown, error
     case 'evaluateCandidate': {
       const cases = Array.isArray(input.cases) ? input.cases.length : 0;
       count(PRODUCT_METRICS.gepaMetricCalls, { outcome: failed ? 'failure' : 'success' }, cases);
+      break;
+    }
+    case 'applyUsageBurst': {
+      // Sessions counted for usage attribution (a burst applied again counts nothing twice).
+      if (failed) break;
+      const counted = obj(obj(result).counted);
+      const tags = { scope_mode: scopeModeOf(input.scopeKey) };
+      for (const [outcome, n] of Object.entries(obj(counted.byOutcome))) if (typeof n === 'number') count(PRODUCT_METRICS.usageSessions, { ...tags, outcome }, n);
+      if (typeof counted.loads === 'number') count(PRODUCT_METRICS.skillLoads, tags, counted.loads);
       break;
     }
     case 'recordExperimentResult': {
