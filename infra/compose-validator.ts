@@ -1,4 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { installDebianPackages } from './debian-packages';
 
 /**
  * A command that can run `config` on docker-compose.yml without a Docker engine:
@@ -8,9 +9,6 @@ import { execFileSync, spawnSync } from 'node:child_process';
 export function composeCommand(log: (line: string) => void = () => {}): string[] {
   if (spawnSync('docker', ['compose', 'version'], { stdio: 'ignore' }).status === 0) return ['docker', 'compose'];
   if (spawnSync('docker-compose', ['version'], { stdio: 'ignore' }).status === 0) return ['docker-compose'];
-  log('installing docker-compose from Debian packages (to validate docker-compose.yml) …');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  execFileSync('apt-get', ['update', '-qq'], { stdio: 'ignore', env });
-  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'docker-compose'], { stdio: 'ignore', env });
+  installDebianPackages(['docker-compose'], log);
   return ['docker-compose'];
 }

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { installDebianPackages } from '../debian-packages';
 import { runToEnd, type RunAs } from './spawn';
 import type { ClusterProcessSpec } from './state';
 
@@ -14,17 +15,7 @@ export const POSTGRES_USER = { user: 'temporal', password: 'temporal' } as const
 export async function ensurePostgresInstalled(log: (line: string) => void): Promise<string> {
   const found = findPostgresBin();
   if (found) return found;
-  if (process.getuid?.() !== 0) throw new Error('PostgreSQL is not installed: run `apt-get install -y postgresql` (as root) first');
-  log('installing PostgreSQL (apt-get install -y postgresql) …');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const install = () => runToEnd('apt-get', ['install', '-y', '-q', 'postgresql'], { env, timeoutMs: 600_000 });
-  try {
-    await install();
-  } catch {
-    // A fresh machine's package lists may not know the package yet.
-    await runToEnd('apt-get', ['update', '-q'], { env, timeoutMs: 600_000 });
-    await install();
-  }
+  installDebianPackages(['postgresql'], log);
   const bin = findPostgresBin();
   if (!bin) throw new Error('apt-get installed postgresql, but no /usr/lib/postgresql/*/bin/postgres was found');
   return bin;

@@ -1,6 +1,6 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
+import { installDebianPackages } from '../../infra/debian-packages';
 
 export const CHROMIUM = process.env.EVOLUTION_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -12,10 +12,7 @@ export function ensureChromium(): string {
   if (existsSync(CHROMIUM)) return CHROMIUM;
   if (process.getuid?.() !== 0)
     throw new Error(`${CHROMIUM} is missing: install Debian's chromium (sudo apt-get install -y chromium) or set EVOLUTION_CHROMIUM to a Chromium binary`);
-  for (const args of [['update'], ['install', '-y', '--no-install-recommends', 'chromium']]) {
-    const r = spawnSync('apt-get', args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    if (r.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (exit ${r.status}); install chromium by hand`);
-  }
+  installDebianPackages(['chromium'], (line) => console.error(line));
   if (!existsSync(CHROMIUM)) throw new Error(`apt-get installed chromium but ${CHROMIUM} does not exist`);
   return CHROMIUM;
 }
