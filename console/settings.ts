@@ -37,7 +37,7 @@ export function consoleSettingsFromEnv(env: NodeJS.ProcessEnv, listen: { host?: 
     throw new InputError(`--port must be a port number (0-65535), got ${JSON.stringify(listen.port ?? env.EVOLUTION_CONSOLE_PORT)}`);
   const users = env.EVOLUTION_CONSOLE_USERS ? loadUsersFile(env.EVOLUTION_CONSOLE_USERS) : [];
   const oidc = oidcFromEnv(env);
-  if (users.length === 0 && !oidc) throw new InputError('the console needs users: set EVOLUTION_CONSOLE_USERS to a users file (see README "Approver console"), or configure OIDC');
+  if (users.length === 0 && !oidc) throw new InputError('the console needs users: set EVOLUTION_CONSOLE_USERS to a users file (see docs/console.md), or configure OIDC');
   const sessionKeys = loadPayloadKeys(env.EVOLUTION_CONSOLE_SESSION_KEYS, 'EVOLUTION_CONSOLE_SESSION_KEYS');
   const proxies = list(env.EVOLUTION_CONSOLE_TRUSTED_PROXIES);
   trustedProxies(proxies); // refuses a malformed entry now, naming the variable

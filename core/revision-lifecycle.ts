@@ -1,7 +1,7 @@
 import type { RevisionStatus } from './schemas/revision';
 
 /**
- * The revision lifecycle of DESIGN.md ("Revision lifecycle"), as data:
+ * The revision lifecycle of docs/design.md ("Revision lifecycle"), as data:
  *
  *   pending          → rejected | pending_eval | pending_approval | active
  *   pending_eval     → active | rejected | pending_approval   (an evaluator may decide later)

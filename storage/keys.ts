@@ -2,7 +2,7 @@ import { idSegment, isScopeKey, safeSegment } from '../core';
 import { InvalidStorageRequestError } from './errors';
 
 /**
- * Every object key of the bucket (DESIGN.md "Object storage layout"). Ids chosen outside
+ * Every object key of the bucket (docs/design.md "Object storage layout"). Ids chosen outside
  * the product (sessions, experiments; apps and users inside the scope key) pass through the
  * one-to-one `idSegment`, ids the product derives through `safeSegment`, and scope keys are checked to be one of the three shapes
  * `scopeKey()` produces, so no id can reach outside its prefix.

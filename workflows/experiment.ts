@@ -1,5 +1,5 @@
 /**
- * The GEPA experiment workflow (DESIGN.md "GEPA experiment workflow"; the loop itself is
+ * The GEPA experiment workflow (docs/design.md "GEPA experiment workflow"; the loop itself is
  * described at the top of core/gepa/state.ts and its transitions are pure).
  *
  *   prepare (activity)   load or freeze the dataset, re-check it, resolve the parent,

@@ -6,7 +6,7 @@ import { createNodeFetch } from './node-fetch';
 /**
  * One OpenAI client per worker, on node:http(s) keep-alive connections (createNodeFetch),
  * trusting EVOLUTION_OPENAI_CA_FILE when it is set. Its own retries are off: Temporal's
- * activity retry policy is the single place where retries are decided (DESIGN.md, "LLM calls").
+ * activity retry policy is the single place where retries are decided (docs/design.md, "LLM calls").
  */
 export function createOpenAIClient(llm: EvolutionConfig['llm']): OpenAI {
   const fetch = createNodeFetch(llm.caFile ? { ca: readCaBundle('EVOLUTION_OPENAI_CA_FILE', llm.caFile) } : {});

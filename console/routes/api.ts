@@ -19,7 +19,7 @@ import { DecisionFormSchema, revisionVersion } from './revision';
 import { pendingVersion } from './pending';
 
 /**
- * The JSON API (bearer token; see README "Approver console"). Errors map in the app:
+ * The JSON API (bearer token; see docs/console.md). Errors map in the app:
  * 400 bad input, 401 no/unknown token, 403 viewer, 404 outside the user's scopes or
  * absent, 409 already decided.
  */

@@ -127,7 +127,7 @@ export const TombstonePointerSchema = z.object({
   spec: SkillSpecSchema.optional(),
 });
 
-/** The published state of one skill: the only thing agents trust (see DESIGN.md invariant 2). */
+/** The published state of one skill: the only thing agents trust (see docs/design.md invariant 2). */
 export const ActivePointerSchema = z.union([LivePointerSchema, TombstonePointerSchema]);
 export type ActivePointer = z.infer<typeof ActivePointerSchema>;
 export type LivePointer = z.infer<typeof LivePointerSchema>;

@@ -8,7 +8,7 @@ import { parseDockerfile, stageEnv } from '../support/dockerfile';
 import { objects, renderAll } from '../support/kubernetes';
 
 /**
- * Every environment variable the code reads is documented (README or docs/configuration.md)
+ * Every environment variable the code reads is documented (docs/configuration.md)
  * and set somewhere a deployment sets things (the image, docker-compose.yml, the Kubernetes
  * manifests), or listed below as not for deployments, with the reason. And everything the
  * deployments set is read by the code or a library it uses (no typos, no leftovers).
@@ -82,7 +82,7 @@ function variablesTheCodeReads(): Set<string> {
   return read;
 }
 
-/** Backticked names in the README and docs/configuration.md; `PREFIX*` documents a family. */
+/** Backticked names in docs/configuration.md; `PREFIX*` documents a family. */
 function documented(name: string, docs: string): boolean {
   const tokens = [...docs.matchAll(/`([A-Z][A-Z0-9_]*\*?)`/g)].map((m) => m[1]!);
   return tokens.some((t) => t === name || (t.endsWith('*') && name.startsWith(t.slice(0, -1))));
@@ -112,11 +112,11 @@ beforeAll(() => {
 }, 30 * 60_000);
 
 describe('environment variables: code, documentation and deployments agree', () => {
-  const docs = ['README.md', 'docs/configuration.md'].map((f) => readFileSync(join(REPO_ROOT, f), 'utf8')).join('\n');
+  const docs = ['docs/configuration.md'].map((f) => readFileSync(join(REPO_ROOT, f), 'utf8')).join('\n');
 
-  it('every variable the code reads is documented in README.md or docs/configuration.md', () => {
+  it('every variable the code reads is documented in docs/configuration.md', () => {
     const missing = [...variablesTheCodeReads()].filter((v) => !documented(v, docs)).sort();
-    expect(missing, 'document these (README configuration table for runtime settings, docs/configuration.md for tooling)').toEqual([]);
+    expect(missing, 'document these in docs/configuration.md (the runtime table, or the tooling section)').toEqual([]);
   });
 
   it('every variable the code reads is set by the image, compose or the Kubernetes manifests, or is listed as not for deployment', () => {

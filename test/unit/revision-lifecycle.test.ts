@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { REVISION_STATUSES, type RevisionStatus } from '../../core';
 import { REVISION_TRANSITIONS, canTransition, illegalTransitionMessage, isTerminalStatus, judgeTransition } from '../../core/revision-lifecycle';
 
-// The table of DESIGN.md "Revision lifecycle", written out independently of the implementation.
+// The table of docs/design.md "Revision lifecycle", written out independently of the implementation.
 const EXPECTED: Record<RevisionStatus, RevisionStatus[]> = {
   pending: ['rejected', 'pending_eval', 'pending_approval', 'active'],
   pending_eval: ['active', 'rejected', 'pending_approval'],

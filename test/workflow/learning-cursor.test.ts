@@ -8,7 +8,7 @@ import { activitySteps, localActivityResults } from '../support/history';
 import { exampleSession } from '../support/sessions';
 import { startTimeSkipping, type TimeSkippingHarness } from '../support/time-skipping';
 
-// Cursor rules (DESIGN.md invariant 6) with the real learning job, the real reviewer
+// Cursor rules (docs/design.md invariant 6) with the real learning job, the real reviewer
 // activity and its real retry policy (3 attempts, 2 s then 4 s backoff, skipped here).
 let h: TimeSkippingHarness;
 
