@@ -1,3 +1,4 @@
+import { Runtime } from '@temporalio/worker';
 import type { EvolutionConfig } from '../core';
 import { loadConfig } from '../runtime/config';
 import { ensureReachable } from '../runtime/reachability';
@@ -17,7 +18,8 @@ export async function runMainWorker(config: EvolutionConfig = loadConfig()): Pro
   const { worker, close } = await createMainWorker({ config, identity: `evolution-worker@${process.pid}`, tracing });
   ops.attach(worker);
   const metrics = ops.metricsPort !== undefined ? `; metrics and health on :${ops.metricsPort}` : '';
-  console.error(`[worker] polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address} (namespace ${config.temporal.namespace})${metrics}`);
+  // Through the Runtime's logger: one format (JSON lines when JSON logs are on) from start to drain.
+  Runtime.instance().logger.info(`[worker] polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address} (namespace ${config.temporal.namespace})${metrics}`);
   try {
     await worker.run(); // returns once SIGTERM/SIGINT (see startWorkerOperations) has drained it
   } finally {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { buildStatus, ROOT, WORKFLOW_BUNDLE } from '../runtime/build-state';
 import { Client } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import type { EvolutionConfig } from '../core';
 import { createActivities } from '../activities';
 import { clientIndexUpdater } from '../activities/scope-index-signal';
@@ -97,7 +97,8 @@ async function workflowsFor(given: WorkflowBundleOption | undefined, traced: boo
     workflowsPath: WORKFLOWS_PATH,
     payloadConverterPath: PAYLOAD_CONVERTER_PATH,
     workflowInterceptorModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...(traced ? [TRACING_WORKFLOW_INTERCEPTORS] : [])],
-    logger: new DefaultLogger('WARN'),
+    // The bundler's warnings go through the process's logger (JSON when JSON logs are on).
+    logger: new DefaultLogger('WARN', (entry) => Runtime.instance().logger.log(entry.level, entry.message, entry.meta)),
   });
   return { code };
 }

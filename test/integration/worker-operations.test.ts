@@ -131,6 +131,21 @@ describe('worker process operations', () => {
     const history = await job.fetchHistory();
     const completed = (history.events ?? []).filter((e) => e.activityTaskCompletedEventAttributes);
     expect(completed).toHaveLength(1); // reviewSession (prepareReview is a local activity before it)
+    // Every line the process wrote, from start to drain, is a JSON log entry: the SDK core's
+    // own lines and the worker's start-up line included.
+    const lines = worker
+      .output()
+      .split('\n')
+      .filter((l) => l.trim() !== '');
+    const notJson = lines.filter((l) => {
+      try {
+        return typeof (JSON.parse(l) as { message?: unknown }).message !== 'string';
+      } catch {
+        return true;
+      }
+    });
+    expect(notJson, worker.output()).toEqual([]);
+    expect(lines.some((l) => l.includes('polling task queue'))).toBe(true);
     await job.terminate('test over: no worker left to finish the job');
   });
 });

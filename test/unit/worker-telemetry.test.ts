@@ -104,6 +104,18 @@ describe('worker log lines', () => {
     expect(JSON.parse(jsonLine({ ...entry, meta: { workflowId: 'experiment/exp-9' } })).experimentId).toBe('exp-9');
     expect(JSON.parse(jsonLine({ ...entry, meta: { workflowId: 'learning/apps/a/s/x' } })).jobId).toBe('learning/apps/a/s/x');
   });
+  it('an "Activity failed" line carries the error message and failure type, not {}', () => {
+    const error = Object.assign(new Error('S3 at http://127.0.0.1:1 cannot be reached (ECONNREFUSED)'), { name: 'ApplicationFailure', type: 'StoreUnreachable' });
+    const line = JSON.parse(jsonLine({ ...entry, level: 'WARN', message: 'Activity failed', meta: { activityType: 'recordRevision', error } })) as Record<string, unknown>;
+    expect(line).toMatchObject({
+      errorMessage: 'S3 at http://127.0.0.1:1 cannot be reached (ECONNREFUSED)',
+      failureType: 'StoreUnreachable',
+      error: { message: 'S3 at http://127.0.0.1:1 cannot be reached (ECONNREFUSED)', type: 'StoreUnreachable' },
+    });
+    const plain = JSON.parse(jsonLine({ ...entry, meta: { error: new TypeError('x is undefined', { cause: new Error('root') }) } })) as Record<string, unknown>;
+    expect(plain).toMatchObject({ failureType: 'TypeError', error: { message: 'x is undefined', type: 'TypeError', cause: { message: 'root', type: 'Error' } } });
+    expect(prettyLine({ ...entry, meta: { error } })).toContain('error=StoreUnreachable: S3 at http://127.0.0.1:1 cannot be reached');
+  });
   it('readable in a terminal', () => {
     expect(prettyLine(entry)).toBe('22:13:20.000 INFO  Activity completed  revisionId=rev-1 activityType=publishRevision');
   });

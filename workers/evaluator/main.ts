@@ -1,3 +1,4 @@
+import { Runtime } from '@temporalio/worker';
 import { appendFileSync } from 'node:fs';
 import type { EvolutionConfig } from '../../core';
 import { loadConfig } from '../../runtime/config';
@@ -54,7 +55,8 @@ export async function runEvaluatorWorker(flags: EvaluatorWorkerFlags = {}, confi
   });
   ops.attach(worker);
   const metrics = ops.metricsPort !== undefined ? `; metrics and health on :${ops.metricsPort}` : '';
-  console.error(`[evaluator] ${identity} polling task queue "${taskQueue}" on ${config.temporal.address}${metrics}`);
+  // Through the Runtime's logger: one format (JSON lines when JSON logs are on) from start to drain.
+  Runtime.instance().logger.info(`[evaluator] ${identity} polling task queue "${taskQueue}" on ${config.temporal.address}${metrics}`);
   try {
     await worker.run(); // returns once SIGTERM/SIGINT (see startWorkerOperations) has drained it
   } finally {

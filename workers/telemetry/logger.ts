@@ -14,10 +14,35 @@ function idsOf(meta: Record<string, unknown> | undefined): Record<string, string
   return {};
 }
 
-/** One JSON object per line (for log shippers): time, level, message, ids, then the SDK's metadata. */
+/**
+ * An error as a log field: its message and failure type (an ApplicationFailure's type, else
+ * the error's name) and, one level down, its cause — JSON.stringify turns an Error into {}.
+ */
+function errorFields(error: Error, depth = 0): Record<string, unknown> {
+  const failureType = (error as Error & { type?: unknown }).type;
+  const type = typeof failureType === 'string' ? failureType : error.name;
+  const cause = error.cause instanceof Error && depth < 3 ? { cause: errorFields(error.cause, depth + 1) } : {};
+  return { message: error.message, type, ...cause };
+}
+
+function jsonValue(_key: string, value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Error) return errorFields(value);
+  return value;
+}
+
+/** The failure an entry reports (the SDK's "Activity failed" lines carry it as `error`), lifted to top-level fields. */
+function failureOf(meta: Record<string, unknown> | undefined): Record<string, string> {
+  const error = meta?.error ?? meta?.failure;
+  if (!(error instanceof Error)) return {};
+  const { message, type } = errorFields(error) as { message: string; type: string };
+  return { errorMessage: message, failureType: type };
+}
+
+/** One JSON object per line (for log shippers): time, level, message, ids, the failure's message and type, then the SDK's metadata. */
 export function jsonLine(entry: LogEntry): string {
   const time = new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString();
-  return JSON.stringify({ time, level: entry.level, message: entry.message, ...idsOf(entry.meta), ...entry.meta }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+  return JSON.stringify({ time, level: entry.level, message: entry.message, ...idsOf(entry.meta), ...failureOf(entry.meta), ...entry.meta }, jsonValue);
 }
 
 export function prettyLine(entry: LogEntry): string {
@@ -25,6 +50,8 @@ export function prettyLine(entry: LogEntry): string {
   const meta = { ...idsOf(entry.meta), ...entry.meta };
   const keys = ['jobId', 'revisionId', 'experimentId', 'workflowType', 'activityType', 'taskQueue'];
   const fields = keys.filter((k) => meta[k] !== undefined).map((k) => `${k}=${String(meta[k])}`);
+  const failure = failureOf(entry.meta);
+  if (failure.errorMessage) fields.push(`error=${failure.failureType}: ${failure.errorMessage}`);
   return `${time} ${entry.level.padEnd(5)} ${entry.message}${fields.length ? `  ${fields.join(' ')}` : ''}`;
 }
 

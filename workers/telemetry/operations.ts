@@ -20,8 +20,10 @@ export interface WorkerOperations {
 export async function startWorkerOperations(config: EvolutionConfig): Promise<WorkerOperations> {
   const ops = config.operations;
   const metricsPort = ops?.metricsPort;
+  const level = ops?.logLevel ?? 'INFO';
   const { prometheusAddress } = await installRuntime({
-    logger: createLogger({ format: ops?.logFormat ?? 'auto', level: ops?.logLevel ?? 'INFO' }),
+    logger: createLogger({ format: ops?.logFormat ?? 'auto', level }),
+    level,
     metrics: metricsPort !== undefined,
   });
   let worker: Worker | undefined;

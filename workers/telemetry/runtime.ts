@@ -1,5 +1,5 @@
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
-import { Runtime, type Logger } from '@temporalio/worker';
+import { makeTelemetryFilterString, Runtime, type Logger, type LogLevel } from '@temporalio/worker';
 
 /** A free local port for the SDK's own Prometheus exporter (served to the outside through ops-server). */
 export async function freeLocalPort(): Promise<number> {
@@ -20,15 +20,18 @@ export interface InstalledRuntime {
  * logger and, when metrics are wanted, the SDK's Prometheus exporter, which also exports
  * the product metrics emitted through activity metric meters.
  */
-export async function installRuntime(opts: { logger: Logger; metrics: boolean }): Promise<InstalledRuntime> {
+export async function installRuntime(opts: { logger: Logger; level: LogLevel; metrics: boolean }): Promise<InstalledRuntime> {
   const prometheusAddress = opts.metrics ? `127.0.0.1:${await freeLocalPort()}` : undefined;
   Runtime.install({
     logger: opts.logger,
     // Signals are handled by the process (workers/telemetry/operations.ts), once and for all.
     shutdownSignals: [],
-    ...(prometheusAddress
-      ? { telemetryOptions: { metrics: { metricPrefix: 'temporal_', prometheus: { bindAddress: prometheusAddress, countersTotalSuffix: true, unitSuffix: true } } } }
-      : {}),
+    telemetryOptions: {
+      // The SDK core's own lines (connection retries, poll errors) go through the same logger,
+      // so a JSON worker writes JSON only, instead of the core printing coloured text.
+      logging: { filter: makeTelemetryFilterString({ core: opts.level }), forward: {} },
+      ...(prometheusAddress ? { metrics: { metricPrefix: 'temporal_', prometheus: { bindAddress: prometheusAddress, countersTotalSuffix: true, unitSuffix: true } } } : {}),
+    },
   });
   return { prometheusAddress };
 }
