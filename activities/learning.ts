@@ -22,11 +22,13 @@ import {
   mostRelevant,
   renderTranscript,
   type Transcript,
+  type SkillSpec,
 } from '../core';
 import {
   deltaFingerprint,
   isPoisonDelta,
   planRevisions,
+  updatesNeedingPublished,
   type GovernanceSettings,
   type JobOutcome,
   type ReviewFailure,
@@ -131,6 +133,7 @@ export function learningActivities({ config, store, openai, recordUsage }: Learn
     return {
       humanGate: g.humanGate,
       approvalTimeoutMs: g.approvalTimeoutMs,
+      approvalExpiryAction: g.approvalExpiryAction,
       shadowMode: g.shadowMode,
       minToolCalls: g.minToolCalls,
       effectivenessThreshold: g.effectivenessThreshold,
@@ -182,7 +185,17 @@ export function learningActivities({ config, store, openai, recordUsage }: Learn
     return withStoreErrors(async () => {
       // No ETag: prepareReview found no index, and that empty snapshot is the one to plan against.
       const index = await store.scopeIndexSnapshot(input.scopeKey, input.indexEtag ?? null);
-      return planRevisions({ ...input, existingSkills: scopeSkillsOf(index).existing });
+      const planInput = { ...input, existingSkills: scopeSkillsOf(index).existing };
+      const draft = planRevisions(planInput);
+      // The risk tier diffs each update against the revision it replaces: read those (immutable, so a retry reads the same).
+      const targets = updatesNeedingPublished(draft);
+      if (targets.length === 0) return draft;
+      const publishedSpecs: Record<string, SkillSpec> = {};
+      for (const t of targets) {
+        const published = await store.readRevision(input.scopeKey, t.skillId, t.revisionId);
+        if (published?.spec) publishedSpecs[t.revisionId] = published.spec;
+      }
+      return planRevisions({ ...planInput, publishedSpecs });
     });
   }
 

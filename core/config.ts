@@ -86,6 +86,7 @@ const ENV = {
   EVOLUTION_LLM_TIMEOUT: duration.prefault('60s'),
   EVOLUTION_HUMAN_GATE: humanGatePolicy.prefault('create_only'),
   EVOLUTION_APPROVAL_TIMEOUT: duration.prefault('none'),
+  EVOLUTION_APPROVAL_EXPIRY_ACTION: z.enum(['promote', 'reject']).default('reject'),
   EVOLUTION_SHADOW_MODE: bool.prefault('false'),
   EVOLUTION_MIN_TOOL_CALLS: int.prefault('4'),
   EVOLUTION_QUARANTINE_AFTER_FAILURES: int.refine((n) => n >= 1, 'must be at least 1').prefault('3'),
@@ -129,6 +130,8 @@ export interface EvolutionConfig {
     humanGate: HumanGatePolicy;
     /** Undefined: approvals wait forever. */
     approvalTimeoutMs?: number;
+    /** What an approval timeout does to a low-risk revision (high-risk ones are always rejected). */
+    approvalExpiryAction: 'promote' | 'reject';
     shadowMode: boolean;
     /** Tool calls that make a delta worth reviewing; negative disables the rule. */
     minToolCalls: number;
@@ -224,6 +227,7 @@ export function parseConfig(env: Record<string, string | undefined>): EvolutionC
     governance: {
       humanGate: p.EVOLUTION_HUMAN_GATE,
       approvalTimeoutMs: p.EVOLUTION_APPROVAL_TIMEOUT,
+      approvalExpiryAction: p.EVOLUTION_APPROVAL_EXPIRY_ACTION,
       shadowMode: p.EVOLUTION_SHADOW_MODE,
       minToolCalls: p.EVOLUTION_MIN_TOOL_CALLS,
       quarantineAfterFailures: p.EVOLUTION_QUARANTINE_AFTER_FAILURES,

@@ -27,7 +27,9 @@ function validDecision(d: ApprovalDecision | undefined): string | undefined {
 
 /**
  * Holds one revision (id `approval/{revisionId}`) until an approver decides or the
- * optional timeout auto-promotes it. The wait is a durable timer: it survives worker
+ * optional timeout decides for them: `expiryAction` reject (the default setting, and always
+ * for a high-risk revision) or promote (the reference's behaviour, and approvals started
+ * before the setting). The wait is a durable timer: it survives worker
  * and server restarts. Publication happens here, so the job that held the revision
  * may be long gone.
  */
@@ -37,7 +39,8 @@ export async function approvalWorkflow(input: ApprovalInput): Promise<ApprovalRe
   const indexed = indexAcks();
   let decision: ApprovalDecision | undefined;
   const deadline = timeoutMs === undefined ? undefined : new Date(workflowInfo().startTime.getTime() + timeoutMs).toISOString();
-  const status = (): ApprovalStatus => ({ revisionId: revision.revisionId, decided: decision !== undefined, decision, deadline });
+  const expiryAction = input.expiryAction ?? 'promote';
+  const status = (): ApprovalStatus => ({ revisionId: revision.revisionId, decided: decision !== undefined, decision, deadline, ...(deadline ? { expiryAction } : {}) });
 
   setHandler(decideSignal, (d) => {
     // A signal cannot answer; the first valid decision wins and later ones are ignored.
@@ -63,6 +66,10 @@ export async function approvalWorkflow(input: ApprovalInput): Promise<ApprovalRe
   const decided = timeoutMs === undefined ? (await condition(() => decision !== undefined), true) : await condition(() => decision !== undefined, timeoutMs);
   const at = new Date().toISOString(); // workflow time: deterministic
   const opId = operationId(workflowInfo().workflowId, 'decision');
+  if (!decided && expiryAction === 'reject') {
+    const r = await rejectRevision({ revision, actor: 'auto-expire', reason: `approval timeout of ${timeoutMs} ms expired: rejected (nobody approved it)`, at, opId });
+    return { revisionId: revision.revisionId, decision: 'auto_rejected', reviewer: 'auto-expire', comment: '', finalStatus: r.status };
+  }
   if (!decided) {
     const r = await publishRevision({
       revision,

@@ -3,6 +3,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities';
 import { jobPublication } from '../core/governance/decided-for-publication';
 import { outcomeWithRevision } from '../core/governance/job-outcome';
+import { approvalExpiryAction } from '../core/governance/approval-expiry';
 import type { JobOutcome } from '../core/governance/types';
 import { approvalWorkflowId } from '../core/workflow-ids';
 import type { IndexedPublication, Segment } from '../core';
@@ -165,7 +166,14 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
       try {
         await startChild(approvalWorkflow, {
           workflowId: approvalWorkflowId(revision.id),
-          args: [{ revision: { scopeKey: revision.scopeKey, skillId: revision.skillId, revisionId: revision.id }, timeoutMs: governance.approvalTimeoutMs, source: 'reviewer' }],
+          args: [
+            {
+              revision: { scopeKey: revision.scopeKey, skillId: revision.skillId, revisionId: revision.id },
+              timeoutMs: governance.approvalTimeoutMs,
+              expiryAction: approvalExpiryAction(revision.risk?.tier, governance.approvalExpiryAction),
+              source: 'reviewer',
+            },
+          ],
           parentClosePolicy: ParentClosePolicy.ABANDON,
           searchAttributes: searchAttributes({ kind: 'approval', scopeKey: revision.scopeKey, skillId: revision.skillId, revisionId: revision.id }),
         });

@@ -28,6 +28,8 @@ export interface SubmitCandidateResult {
   revisionId: string;
   /** Present when a revision was stored. */
   revisionStatus?: RevisionStatus;
+  /** The stored revision's risk tier (an approval timeout never publishes a high-risk one). */
+  riskTier?: 'low' | 'high';
 }
 
 /** The outcome the Effectiveness gate reads: the winner's paired Holdout evidence (reference: outcomeFromEvidence). */
@@ -71,6 +73,7 @@ export function submissionActivities({ store }: { store: SkillStore }) {
             scopeKey,
             revisionId,
             revisionStatus: stored.status,
+            ...(stored.risk ? { riskTier: stored.risk.tier } : {}),
           };
 
         const active = await store.readActive(scopeKey, input.skillId);
@@ -105,7 +108,13 @@ export function submissionActivities({ store }: { store: SkillStore }) {
             reason: `GEPA experiment ${input.experimentId}: holdout ${input.evidence.baselineHoldoutScore.toFixed(4)} → ${input.evidence.candidateHoldoutScore.toFixed(4)} on ${input.evidence.caseCount} cases`,
             evidence: input.evidence,
           },
-          { existing: existingSkillsOf(await store.scopeIndexSnapshot(scopeKey)), outcome: outcomeFromEvidence(input.evidence), governance: input.governance, at: input.at },
+          {
+            existing: existingSkillsOf(await store.scopeIndexSnapshot(scopeKey)),
+            outcome: outcomeFromEvidence(input.evidence),
+            governance: input.governance,
+            at: input.at,
+            published: pointer.spec,
+          },
         );
         await recorder.recordRevision({ revision });
         const reasons = revision.gates.flatMap((g) => (g.ran && !g.passed ? g.reasons : [])).concat(revision.human?.reasons ?? []);
@@ -115,6 +124,7 @@ export function submissionActivities({ store }: { store: SkillStore }) {
           scopeKey,
           revisionId,
           revisionStatus: revision.status,
+          ...(revision.risk ? { riskTier: revision.risk.tier } : {}),
         };
       });
     },

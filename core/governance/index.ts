@@ -2,6 +2,7 @@
 export * from './types';
 export * from './build-revision';
 export * from './plan';
+export * from './approval-expiry';
 export { segmentIdFor } from './ids';
 
 export * from './job-outcome';

@@ -1,7 +1,7 @@
 import { findExistingSkill, reconcileDecision } from '../learning/reconcile';
 import { revisionIdFor } from '../learning/revision-id';
 import { skillIdForName } from '../skills/scope-key';
-import type { ExistingSkill, Outcome, ReviewDecision, Revision, Scope } from '../schemas';
+import type { ExistingSkill, Outcome, ReviewDecision, Revision, Scope, SkillSpec } from '../schemas';
 import { buildGovernedRevision, type GovernanceSettings, type RevisionDraft } from './build-revision';
 import type { DroppedCandidate } from './types';
 
@@ -15,6 +15,12 @@ export interface PlanInput {
   governance: GovernanceSettings;
   /** Workflow time; becomes the revisions' createdAt. */
   at: string;
+  /**
+   * The published spec of each skill an update targets, by revision id (updatesNeedingPublished
+   * names them): the risk tier is the update's diff against it. A missing one counts the whole
+   * update as new, which can only raise the tier.
+   */
+  publishedSpecs?: Readonly<Record<string, SkillSpec>>;
 }
 
 export interface RevisionPlan {
@@ -66,8 +72,19 @@ export function planRevisions(input: PlanInput): RevisionPlan {
   const revisions = drafts.map((d, ordinal) =>
     buildGovernedRevision(
       { ...d, revisionId: revisionIdFor(input.jobId, ordinal), jobId: input.jobId, scope: input.scope, scopeKey: input.scopeKey },
-      { existing: input.existingSkills, outcome: input.outcome, governance: input.governance, at: input.at },
+      {
+        existing: input.existingSkills,
+        outcome: input.outcome,
+        governance: input.governance,
+        at: input.at,
+        published: d.parentId !== undefined ? input.publishedSpecs?.[d.parentId] : undefined,
+      },
     ),
   );
   return { revisions, dropped, rewrites };
+}
+
+/** The published revisions (skill id, revision id) a plan's updates target: read their specs and plan again with publishedSpecs. */
+export function updatesNeedingPublished(plan: RevisionPlan): Array<{ skillId: string; revisionId: string }> {
+  return plan.revisions.filter((r) => r.action === 'update' && r.parentId !== undefined).map((r) => ({ skillId: r.skillId, revisionId: r.parentId! }));
 }

@@ -26,12 +26,20 @@ export type GateReport = z.infer<typeof GateReportSchema>;
 export const HumanReportSchema = z.object({
   held: z.boolean(),
   reasons: z.array(z.string()).default([]),
+  /** Held (also) because the candidate is high-risk: shadow mode never publishes it, and an approval timeout never does either. */
+  heldForRisk: z.boolean().optional(),
   decision: z.enum(['approved', 'rejected']).optional(),
   reviewer: z.string().optional(),
   comment: z.string().optional(),
   decidedAt: z.string().optional(),
 });
 export type HumanReport = z.infer<typeof HumanReportSchema>;
+
+/** The risk tier of a candidate, from its diff against the published revision (core/learning/gates/risk.ts). */
+export const RiskReportSchema = z.object({
+  tier: z.enum(['low', 'high']),
+  reasons: z.array(z.string()).default([]),
+});
 
 /** Evidence attached by offline optimization (GEPA) submissions. */
 export const EvidenceSchema = z.object({
@@ -82,6 +90,8 @@ export const RevisionSchema = z.object({
   reason: z.string().default(''),
   gates: z.array(GateReportSchema).default([]),
   human: HumanReportSchema.optional(),
+  /** Absent on revisions written before risk tiers. */
+  risk: RiskReportSchema.optional(),
   evidence: EvidenceSchema.optional(),
   shadowBypassed: z.boolean().default(false),
   createdAt: z.string(),

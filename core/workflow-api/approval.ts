@@ -10,8 +10,13 @@ export type ApprovalWorkflow = (input: ApprovalInput) => Promise<ApprovalResult>
 
 export interface ApprovalInput {
   revision: RevisionRef;
-  /** Auto-promote after this long (reviewer `auto-expire`); undefined waits forever. */
+  /** Decide after this long (reviewer `auto-expire`); undefined waits forever. */
   timeoutMs?: number;
+  /**
+   * What the timeout does (approvalExpiryAction: always reject for a high-risk revision).
+   * Absent in approvals started before the setting existed: they promote, as they did.
+   */
+  expiryAction?: 'promote' | 'reject';
   /** GEPA submissions: publication requires the active revision to still be this one. */
   requireParentId?: string;
   /** Marks a revision that came from offline optimization (audit wording only). */
@@ -20,7 +25,8 @@ export interface ApprovalInput {
 
 export interface ApprovalResult {
   revisionId: string;
-  decision: 'approved' | 'rejected' | 'auto_expired' | 'stale_parent';
+  /** auto_expired: promoted by the timeout; auto_rejected: rejected by it. */
+  decision: 'approved' | 'rejected' | 'auto_expired' | 'auto_rejected' | 'stale_parent';
   reviewer: string;
   comment: string;
   finalStatus: string;
@@ -31,6 +37,8 @@ export interface ApprovalStatus {
   decided: boolean;
   decision?: ApprovalDecision;
   deadline?: string;
+  /** What happens at the deadline. */
+  expiryAction?: 'promote' | 'reject';
 }
 
 /** Fire-and-forget decision; works from any Temporal client or `temporal workflow signal`. */

@@ -16,6 +16,7 @@ export function checkApprovalInput(input: unknown): Problems {
   if (!o) return problems;
   checkRevisionRef(problems, 'revision', o.revision);
   numberField(problems, 'timeoutMs', o.timeoutMs, { optional: true, min: 0 });
+  oneOfField(problems, 'expiryAction', o.expiryAction, ['promote', 'reject'], { optional: true });
   stringField(problems, 'requireParentId', o.requireParentId, { optional: true });
   oneOfField(problems, 'source', o.source, ['reviewer', 'gepa'], { optional: true });
   return problems;

@@ -54,9 +54,7 @@ const NOT_FOR_DEPLOYMENT: Record<string, string> = {
 };
 
 /** Set by the deployments ahead of the code that reads it (work of issue 30 in progress). */
-const PENDING: Record<string, string> = {
-  EVOLUTION_APPROVAL_EXPIRY_ACTION: 'issue 30 "safety": what an approval timeout does; shipped as reject',
-};
+const PENDING: Record<string, string> = {};
 
 function files(dir: string): string[] {
   let entries: string[];

@@ -6,10 +6,20 @@ import type { SkillSpec } from '../../core/schemas';
  * A complexity check, not a benchmark: every safety rule must cost linear time, so no
  * input up to the scan limit may take long. A quadratic rule takes seconds on these inputs
  * (the review measured 1.5 s for "dd " repeated); a linear scan takes milliseconds. Each
- * input's time is the fastest of three runs, so a garbage collection or a busy machine
- * does not count against it; the bound is generous on purpose.
+ * input's time is the fastest of three runs, so a garbage collection does not count against
+ * it; the bound is generous on purpose. On a machine busy enough to slow everything, the
+ * bound scales with a linear baseline measured in the same run: text of the same length
+ * that is as dense in commands as text can be (`a b;` repeated), which costs the most a
+ * linear reading costs per character; a quadratic rule is hundreds of times slower than
+ * that, not a few.
  */
 const BOUND_MS = 50;
+const BOUND_TIMES_BASELINE = 10;
+
+/** Within the bound: absolute on a quiet machine, relative to the linear baseline on a busy one. */
+function bound(baselineMs: number): number {
+  return Math.max(BOUND_MS, BOUND_TIMES_BASELINE * baselineMs);
+}
 
 /** Deterministic pseudo-random numbers (mulberry32), so a failure reproduces. */
 function prng(seed: number): () => number {
@@ -136,20 +146,26 @@ describe('safety gate: linear time on adversarial input at the size limit', () =
     const steps = Array.from({ length: Math.floor(SAFETY_SCAN_LIMIT / 4001) - 1 }, () => fill('dd ', 4000));
     const spec: SkillSpec = { name: 'dd', description: 'dd', when_to_use: 'dd', steps, pitfalls: [] };
     safetyGate({ action: 'create', source: 'reviewer', spec, targetName: 'dd' });
-    expect(fastestOfThree(() => safetyGate({ action: 'create', source: 'reviewer', spec, targetName: 'dd' }))).toBeLessThan(BOUND_MS);
+    const ordinary = { ...spec, steps: steps.map(() => fill('a b;', 4000)) };
+    const baseline = fastestOfThree(() => safetyGate({ action: 'create', source: 'reviewer', spec: ordinary, targetName: 'dd' }));
+    expect(fastestOfThree(() => safetyGate({ action: 'create', source: 'reviewer', spec, targetName: 'dd' }))).toBeLessThan(bound(baseline));
   });
 
-  it('no input of random or adversarial text up to the scan limit takes more than a few milliseconds', { timeout: 120_000 }, () => {
+  it('no input of random or adversarial text up to the scan limit takes more than a few milliseconds', { timeout: 300_000 }, () => {
     const inputs = adversarialInputs();
     for (const [, text] of inputs.slice(0, 10)) safetyFindings(text); // warm up the compiler
+    const ordinary = fill('a b;');
     const times = inputs.map(([label, text]) => {
       expect(text.length).toBeLessThanOrEqual(SAFETY_SCAN_LIMIT);
-      return { label, ms: fastestOfThree(() => safetyFindings(text)) };
+      // The baseline is measured beside each input, so both see the same load.
+      const baseline = fastestOfThree(() => safetyFindings(ordinary));
+      const ms = fastestOfThree(() => safetyFindings(text));
+      return { label, ms, baseline, over: ms / bound(baseline) };
     });
-    times.sort((a, b) => b.ms - a.ms);
+    times.sort((a, b) => b.over - a.over);
     expect(inputs.length).toBeGreaterThan(150);
-    const slowest = times.slice(0, 5).map((t) => `${t.label}: ${t.ms.toFixed(1)} ms`);
-    expect(times[0].ms, `slowest inputs: ${slowest.join('; ')}`).toBeLessThan(BOUND_MS);
+    const slowest = times.slice(0, 5).map((t) => `${t.label}: ${t.ms.toFixed(1)} ms (baseline ${t.baseline.toFixed(1)} ms)`);
+    expect(times[0].over, `slowest inputs: ${slowest.join('; ')}`).toBeLessThan(1);
   });
 
   it('fails closed without scanning text over the limit (a spec at the schema maximum)', () => {

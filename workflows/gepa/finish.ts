@@ -15,6 +15,7 @@ import {
   type PromotionAssessment,
 } from '../../core';
 import { approvalWorkflowId } from '../../core/workflow-ids';
+import { approvalExpiryAction } from '../../core/governance/approval-expiry';
 import { approvalWorkflow } from '../approval';
 import { storageRetry } from '../retry-policies';
 import { failureMessage } from '../../core/failure-message';
@@ -164,6 +165,7 @@ export async function submitWinner(
             {
               revision: { scopeKey: r.scopeKey, skillId: context.skillId!, revisionId: r.revisionId },
               timeoutMs: governance.approvalTimeoutMs,
+              expiryAction: approvalExpiryAction(r.riskTier, governance.approvalExpiryAction),
               requireParentId: context.parentRevisionId,
               source: 'gepa',
             },

@@ -1,5 +1,7 @@
 import type { HumanReport, RevisionAction, RevisionSource } from '../../schemas/revision';
 import type { CustomHumanGatePolicy, HumanGatePolicy } from './human-policy';
+import { normaliseGateText } from './normalise';
+import type { RiskReport } from './risk';
 import type { GateCandidate } from './types';
 
 export type { CustomHumanGatePolicy, HumanGatePolicy } from './human-policy';
@@ -14,14 +16,27 @@ export type { CustomHumanGatePolicy, HumanGatePolicy } from './human-policy';
  * closed. Externally evaluated (gepa) revisions are always held.
  */
 
-export function humanGate(candidate: GateCandidate, policy: HumanGatePolicy): HumanReport {
-  if (candidate.source === 'gepa') return { held: true, reasons: ['externally evaluated revisions require approval'] };
+export function humanGate(candidate: GateCandidate, policy: HumanGatePolicy, risk?: RiskReport): HumanReport {
+  const riskReasons = riskHold(candidate, policy, risk) ? risk!.reasons.map((r) => `${HIGH_RISK}: ${r}`) : [];
+  const riskFields = riskReasons.length ? { heldForRisk: true } : {};
+  if (candidate.source === 'gepa') return { held: true, reasons: ['externally evaluated revisions require approval', ...riskReasons], ...riskFields };
   try {
-    const reasons = holdReasons(candidate, policy);
-    return { held: reasons.length > 0, reasons };
+    const reasons = [...holdReasons(candidate, policy), ...riskReasons];
+    return { held: reasons.length > 0, reasons, ...riskFields };
   } catch (e) {
-    return { held: true, reasons: [`human gate policy error (held, failing closed): ${(e as Error).message}`] };
+    return { held: true, reasons: [`human gate policy error (held, failing closed): ${(e as Error).message}`, ...riskReasons], ...riskFields };
   }
+}
+
+export const HIGH_RISK = 'high risk, held for a person';
+
+/**
+ * The risk tier's own hold: a high-risk candidate learned from a transcript (reviewer) or an
+ * experiment (gepa) waits for a person under every policy except `none`, whatever the
+ * policy says about its action. Manual and rollback revisions are a person's own act.
+ */
+export function riskHold(candidate: GateCandidate, policy: HumanGatePolicy, risk: RiskReport | undefined): boolean {
+  return risk?.tier === 'high' && policy !== 'none' && (candidate.source === 'reviewer' || candidate.source === 'gepa');
 }
 
 function holdReasons(candidate: GateCandidate, policy: HumanGatePolicy): string[] {
@@ -34,7 +49,8 @@ function holdReasons(candidate: GateCandidate, policy: HumanGatePolicy): string[
   if (custom.holdSources?.includes(candidate.source)) reasons.push(`policy holds revisions from ${candidate.source}`);
   if (custom.holdNamePattern !== undefined) {
     const pattern = new RegExp(custom.holdNamePattern);
-    const names = [candidate.targetName, candidate.spec?.name].filter((n): n is string => n !== undefined);
+    // The names as written and as normalised (no invisible characters or look-alike letters).
+    const names = [candidate.targetName, candidate.spec?.name].filter((n): n is string => n !== undefined).flatMap((n) => [n, normaliseGateText(n)]);
     if (names.some((n) => pattern.test(n))) reasons.push(`skill name matches /${custom.holdNamePattern}/`);
   }
   return reasons;

@@ -1,8 +1,10 @@
 import type { ExistingSkill } from '../../schemas/review';
 import type { GateReport, HumanReport, RevisionSource, RevisionStatus } from '../../schemas/revision';
+import type { SkillSpec } from '../../schemas/skill';
 import type { Outcome } from '../../schemas/session';
 import { effectivenessGate } from './effectiveness';
-import { humanGate, type HumanGatePolicy } from './human';
+import { humanGate, riskHold, type HumanGatePolicy } from './human';
+import { classifyRisk, type RiskReport } from './risk';
 import { safetyGate } from './safety';
 import { specGate, type SpecGateOptions } from './spec';
 import type { GateCandidate } from './types';
@@ -12,12 +14,21 @@ export * from './spec';
 export * from './safety';
 export * from './effectiveness';
 export * from './human';
+export * from './risk';
+export * from './normalise';
 
 /**
  * Gate order (reference semantics): Spec and Safety always both run, so one
  * review shows structural and safety problems together; Effectiveness only
  * after both pass; the Human gate only after every automatic gate passed.
- * Delete revisions skip Spec and Safety. Any gate that throws fails closed.
+ * Delete revisions skip Spec and Safety (they carry no new text) but not the
+ * human gate. Any gate that throws fails closed.
+ *
+ * Deviation from the reference: every candidate also gets a risk tier from its
+ * diff against the published revision (risk.ts); a high-risk learned candidate
+ * (and every reviewer deletion) is held for a person under every policy but
+ * `none`, shadow mode never publishes it, and shadow mode never publishes a
+ * revision that failed Safety (docs/security.md).
  */
 
 export interface GateSettings {
@@ -32,6 +43,8 @@ export interface GateInput {
   existing: readonly ExistingSkill[];
   outcome?: Outcome;
   settings: GateSettings;
+  /** The spec of the skill's active revision, for an update's risk tier (undefined: all of the update counts as new). */
+  published?: SkillSpec;
 }
 
 export interface GateRun {
@@ -41,10 +54,15 @@ export interface GateRun {
   human?: HumanReport;
   /** What enforcement decides (shadow mode is applied by finalStatus). */
   enforcedStatus: RevisionStatus;
+  risk: RiskReport;
+  /** The risk tier holds this candidate for a person (riskHold), whatever the other gates say. */
+  riskHold: boolean;
 }
 
 export function runGates(input: GateInput): GateRun {
   const { candidate, existing, outcome, settings } = input;
+  const risk = guardedRisk(() => classifyRisk(candidate, input.published));
+  const held = riskHold(candidate, settings.humanGate, risk);
   const spec = guarded('spec', () => specGate(candidate, existing, settings.spec));
   const safety = guarded('safety', () => safetyGate(candidate));
   const automaticOk = spec.passed && safety.passed;
@@ -52,8 +70,16 @@ export function runGates(input: GateInput): GateRun {
     ? guarded('effectiveness', () => effectivenessGate(candidate, outcome, settings.effectivenessThreshold))
     : skipped('effectiveness', 'skipped: spec or safety gate failed');
   const gates = [spec, safety, effectiveness];
-  const human = automaticOk && effectiveness.passed ? humanGate(candidate, settings.humanGate) : undefined;
-  return { gates, human, enforcedStatus: enforcedStatus(gates, human, candidate.source) };
+  const human = automaticOk && effectiveness.passed ? humanGate(candidate, settings.humanGate, risk) : undefined;
+  return { gates, human, enforcedStatus: enforcedStatus(gates, human, candidate.source), risk, riskHold: held };
+}
+
+function guardedRisk(run: () => RiskReport): RiskReport {
+  try {
+    return run();
+  } catch (e) {
+    return { tier: 'high', reasons: [`risk classifier error (high, failing closed): ${(e as Error).message}`] };
+  }
 }
 
 function guarded(gate: GateReport['gate'], run: () => GateReport): GateReport {
@@ -97,13 +123,17 @@ export interface FinalStatus {
 
 /**
  * Apply shadow mode to a gate run. Shadow mode covers online (reviewer)
- * revisions only: every gate still runs and is recorded, but the revision is
- * published anyway. External, rollback and manual revisions are always enforced.
+ * revisions only: every gate still runs and is recorded, but a revision that
+ * Spec, Effectiveness or the human policy would stop is published anyway.
+ * Never one that failed Safety (it stays rejected), and never a high-risk one
+ * (it waits for a person: pending_approval). External, rollback and manual
+ * revisions are always enforced.
  */
-export function finalStatus(run: Pick<GateRun, 'gates' | 'human'>, options: { shadowMode: boolean; source: RevisionSource }): FinalStatus {
+export function finalStatus(run: Pick<GateRun, 'gates' | 'human'> & Partial<Pick<GateRun, 'riskHold'>>, options: { shadowMode: boolean; source: RevisionSource }): FinalStatus {
   const enforced = enforcedStatus(run.gates, run.human, options.source);
-  if (options.shadowMode && options.source === 'reviewer' && enforced !== 'active') {
-    return { status: 'active', shadowBypassed: true, enforcedStatus: enforced };
-  }
-  return { status: enforced, shadowBypassed: false, enforcedStatus: enforced };
+  if (!options.shadowMode || options.source !== 'reviewer' || enforced === 'active') return { status: enforced, shadowBypassed: false, enforcedStatus: enforced };
+  const safety = run.gates.find((g) => g.gate === 'safety');
+  if (!safety?.passed) return { status: enforced, shadowBypassed: false, enforcedStatus: enforced };
+  if (run.riskHold) return { status: 'pending_approval', shadowBypassed: enforced !== 'pending_approval', enforcedStatus: enforced };
+  return { status: 'active', shadowBypassed: true, enforcedStatus: enforced };
 }
