@@ -68,20 +68,13 @@ export interface PreparedReview {
   reviewedAfter: ReviewCursor;
   /**
    * ETag of the scope index the review was prepared from: the reviewer ranks the skills it
-   * is shown from that snapshot, and planJob reconciles against it.
+   * is shown from that snapshot, and advanceCursorAndPlan reconciles against it.
    */
   indexEtag?: string;
   /** ETag of the cursor read here (null: none), so advancing it is one conditional write. */
   cursorEtag?: string | null;
   /** This worker's governance settings, recorded in history so replays see the same values. */
   governance: GovernanceSettings;
-  /**
-   * The job's last write records its outcome, and its publication step records the revision
-   * it publishes (one activity each, not three). Jobs prepared on code before this field
-   * have none in their recorded answer: they replay with a step for each
-   * (docs/versioning.md, "Changes keyed on an activity's answer").
-   */
-  mergedWrites?: true;
 }
 
 export interface ReviewSessionInput {
@@ -89,11 +82,9 @@ export interface ReviewSessionInput {
   reviewedAfter: ReviewCursor;
   /** PreparedReview.indexEtag: the snapshot the reviewer's skills are ranked from. */
   indexEtag?: string;
-  /** The skills to show, as jobs scheduled before the reviewer ranked them itself pass them. */
-  existingSkills?: ExistingSkill[];
 }
 
-/** The plan's input without the existing skills, which planJob reads from the index snapshot. */
+/** The plan's input without the existing skills, which the plan reads from the index snapshot. */
 export type PlanJobInput = Omit<PlanInput, 'existingSkills'> & { indexEtag?: string };
 
 export interface AdvanceCursorInput {
@@ -203,7 +194,7 @@ export function learningActivities({ config, store, openai, recordUsage }: Learn
    * The existing skills the reviewer is shown: the most relevant (name/description overlap
    * with the delta, at most DEFAULT_RELEVANT_SKILLS) of the index snapshot the review was
    * prepared from, never the whole scope; the reconciler checks names against the whole
-   * scope in planJob. Ranked here rather than in prepareReview, so they do not travel
+   * scope when planning. Ranked here rather than in prepareReview, so they do not travel
    * through history twice (its result and this activity's input).
    */
   async function skillsShownToReviewer(scopeKey: string, indexEtag: string | undefined, transcript: Transcript): Promise<ExistingSkill[]> {
@@ -247,7 +238,7 @@ export function learningActivities({ config, store, openai, recordUsage }: Learn
         const reviewedAfter: ReviewCursor = stored ? { lastReviewedAt: stored.lastReviewedAt, lastEventCount: stored.lastEventCount } : {};
         const { delta, nextCursor } = deltaAfterCursor(events, reviewedAfter);
         const policy = shouldReview(buildReviewContext(delta, { precededBy: turnBefore(events, delta) }), { minToolCalls });
-        const common = { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, reviewedAfter, cursorEtag, governance, mergedWrites: true as const };
+        const common = { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, reviewedAfter, cursorEtag, governance };
         if (!policy.review) return common;
         const fingerprint = deltaFingerprint(reviewedAfter, delta[0]);
         // Kept in the cursor object: no extra request (see storage/cursor-store.ts).
@@ -266,10 +257,10 @@ export function learningActivities({ config, store, openai, recordUsage }: Learn
      * unusable answers fail as `ModelAnswerFailure`, which the workflow counts against the
      * reviewer's attempts (see asModelAnswer).
      */
-    async reviewSession({ segment, reviewedAfter, indexEtag, existingSkills: given }: ReviewSessionInput): Promise<ReviewDecision> {
+    async reviewSession({ segment, reviewedAfter, indexEtag }: ReviewSessionInput): Promise<ReviewDecision> {
       const events = await withStoreErrors(() => loadSegmentEvents(segment));
       const transcript = buildTranscript(deltaAfterCursor(events, reviewedAfter).delta);
-      const existingSkills = given ?? (await withStoreErrors(() => skillsShownToReviewer(segment.scopeKey, indexEtag, transcript)));
+      const existingSkills = await withStoreErrors(() => skillsShownToReviewer(segment.scopeKey, indexEtag, transcript));
       const messages = reviewerMessages({
         session: { app: segment.app, user: segment.user, sessionId: segment.sessionId },
         transcript: transcript.messages.map((m) => ({
@@ -316,13 +307,11 @@ export function learningActivities({ config, store, openai, recordUsage }: Learn
       reviewedAfter: ReviewCursor;
       fingerprint: string;
       failure: ReviewFailure;
-      outcome?: JobOutcome;
+      outcome: JobOutcome;
     }): Promise<void> {
       await withStoreErrors(() => store.recordFailedReview(scopeKey, sessionId, { position: reviewedAfter, fingerprint, failure }));
-      if (outcome) await writeJobOutcome(outcome, failure.at);
+      await writeJobOutcome(outcome, failure.at);
     },
-
-    planJob,
 
     /**
      * A valid decision: the cursor advances (before any governance work), then the job is

@@ -10,11 +10,10 @@
  * selection, an evaluation batch run by the evaluator and one answered from the cache), an experiment cancelled
  * cleanly and its resumed run.
  *
- * Histories of learning jobs recorded on older code stay as they were: this script does not
- * write them (`learning-job`, `learning-job-published`: a step for each write;
- * `learning-job-patch-markers`: the retired patches' markers), nor those of experiments prepared
- * before searchVersion 2 (`experiment-continued-as-new`, `experiment-last-run`, `evaluation-batch`,
- * `experiment-time-limit`). The current code must go on replaying them (docs/versioning.md).
+ * Histories recorded on older code stay as they were: this script does not write those of
+ * experiments prepared before searchVersion 2 (`experiment-continued-as-new`, `experiment-last-run`, `evaluation-batch`,
+ * `experiment-time-limit`). The current code must go on replaying them; the
+ * retired ones (test/replay/retired) it must no longer replay (docs/versioning.md).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,6 @@
-import { ActivityFailure, deprecatePatch, log, ParentClosePolicy, proxyActivities, proxyLocalActivities, startChild, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, log, ParentClosePolicy, proxyActivities, proxyLocalActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities';
-import { jobPublication } from '../core/governance/decided-for-publication';
 import { outcomeWithRevision } from '../core/governance/job-outcome';
 import { approvalExpiryAction } from '../core/governance/approval-expiry';
 import type { JobOutcome } from '../core/governance/types';
@@ -52,14 +51,6 @@ const reviewer = proxyActivities<Activities>({
 });
 
 /**
- * Patches this workflow no longer branches on, whose markers jobs started on 2026-12-01 to
- * 2026-12-02 code (`567f723` to `5885af8`) carry: the S3 steps whose re-run is harmless run as
- * local activities; the job ends once its publications are durable, and whoever waits for
- * it waits for the index too (waitForLearningJob).
- */
-const RETIRED_PATCHES = ['local-storage-steps', 'job-leaves-index-wait-to-client'] as const;
-
-/**
  * Reviews one finished session segment: delta after the cursor → review policy →
  * LLM reviewer → reconcile → gates → immutable revisions → publish or hold.
  * The workflow id is a function of the segment, so a duplicate submission is deduplicated.
@@ -68,12 +59,8 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   requireValidInput('learning job', checkLearningJobInput(input));
   const { segment } = input;
   const jobId = workflowInfo().workflowId;
-  // Retired patches (docs/versioning.md): every job takes the branches they introduced. A
-  // job that recorded their markers must issue the same marker commands when it replays; a
-  // replay without them issues none, and a live execution makes no call, so records none.
-  if (workflowInfo().unsafe.isReplaying) for (const id of RETIRED_PATCHES) deprecatePatch(id);
   const prepared = await localStorage.prepareReview({ segment, indexedBefore: input.indexedBefore });
-  const { governance, mergedWrites } = prepared;
+  const { governance } = prepared;
   const cursorAdvance = { scopeKey: prepared.scopeKey, sessionId: segment.sessionId, cursor: prepared.nextCursor, cursorEtag: prepared.cursorEtag };
   // A job that ends right after advancing the cursor records its outcome in the same activity.
   const advanceCursor = (outcome: JobOutcome) => localStorage.advanceCursor({ ...cursorAdvance, at: new Date().toISOString(), outcome });
@@ -109,9 +96,9 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
       reviewedAfter: prepared.reviewedAfter,
       fingerprint: prepared.deltaFingerprint!,
       failure: { jobId, reason: cause, at: new Date().toISOString() },
-      ...(mergedWrites ? { outcome } : {}),
+      outcome,
     });
-    return mergedWrites ? outcome : finish(outcome);
+    return outcome;
   }
 
   // How the reviewer's answer was obtained (format, repairs, tokens) goes on the outcome, not into the plan's input.
@@ -152,12 +139,10 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
     ...answerRecord,
   };
   for (const [i, revision] of plan.revisions.entries()) {
-    // The job's last write records its outcome (jobs prepared on older code: a step of its own, below).
-    const outcomeToRecord = mergedWrites && i === plan.revisions.length - 1 ? { before: outcome, at: new Date().toISOString() } : undefined;
+    // The job's last write records its outcome.
+    const outcomeToRecord = i === plan.revisions.length - 1 ? { before: outcome, at: new Date().toISOString() } : undefined;
     if (revision.status === 'pending') {
-      const r = mergedWrites
-        ? await publisher.recordAndPublishRevision({ jobId, revision, ...(outcomeToRecord ? { outcome: outcomeToRecord } : {}) })
-        : await publisher.publishRevision(jobPublication(jobId, revision, await localStorage.recordRevision({ revision, publishNow: true })));
+      const r = await publisher.recordAndPublishRevision({ jobId, revision, ...(outcomeToRecord ? { outcome: outcomeToRecord } : {}) });
       outcome = outcomeWithRevision(outcome, revision, r.status, r.indexSeq);
       continue;
     }
@@ -184,7 +169,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
     }
     outcome = outcomeWithRevision(outcome, revision, revision.status);
   }
-  return mergedWrites && plan.revisions.length ? outcome : finish(outcome);
+  return plan.revisions.length ? outcome : finish(outcome);
 
   async function finish(outcome: JobOutcome): Promise<JobOutcome> {
     await localStorage.recordJobOutcome({ outcome, at: new Date().toISOString() });

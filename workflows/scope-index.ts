@@ -6,8 +6,8 @@ import {
   defineQuery,
   defineSignal,
   defineUpdate,
+  deprecatePatch,
   getExternalWorkflowHandle,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -57,8 +57,6 @@ interface Waiter {
   seq: number;
 }
 
-/** Bursts of runs that started before patch `local-index-bursts` (docs/versioning.md). */
-const remoteBursts = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', heartbeatTimeout: '20 seconds', retry: indexBurstRetry });
 /**
  * A burst is one GET and one conditional PUT, and its input (the drained changes) comes
  * from signals in history, so running it again after a crash mid-task writes the same
@@ -66,12 +64,15 @@ const remoteBursts = proxyActivities<Activities>({ startToCloseTimeout: '2 minut
  * per burst (for a new scope, per publication), and history holds the changes once, as
  * signals, not again as an activity's input.
  */
-const localBursts = proxyLocalActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: indexBurstRetry });
+const { applyScopeIndexChanges } = proxyLocalActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: indexBurstRetry });
 const { reconcileScopeIndex } = proxyActivities<Activities>({
   startToCloseTimeout: '20 minutes',
   heartbeatTimeout: '30 seconds',
   retry: indexReconcileRetry,
 });
+
+/** Every burst is a local activity; runs started between `afaf726` and this patch's retirement recorded its marker. */
+const RETIRED_BURST_PATCH = 'local-index-bursts';
 
 const DEFAULT_RECONCILE_EVERY_MS = 15 * 60_000;
 const MAX_RECONCILE_EVERY_MS = 24 * 60 * 60_000;
@@ -153,7 +154,9 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
       dueAt = nextDue();
     } else if (changes.size > 0) {
       const { burst, acks } = drain();
-      const { applyScopeIndexChanges } = patched('local-index-bursts') ? localBursts : remoteBursts;
+      // Retired patch (docs/versioning.md): runs that recorded its marker replay the same call;
+      // live runs make none, so record none.
+      if (workflowInfo().unsafe.isReplaying) deprecatePatch(RETIRED_BURST_PATCH);
       await applyScopeIndexChanges({ scopeKey, changes: burst });
       markApplied(burst);
       await ack(acks);

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { bundleWorkflowCode, DefaultLogger, Worker, type WorkflowBundleOption, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { quietRuntime, workflowBundle } from '../../workers/in-process';
-import { activityResults, activitySteps, childWorkflowIds, localActivityResults } from '../support/history';
+import { activityResults, activitySteps, childWorkflowIds } from '../support/history';
 import { readHistories, type RecordedHistory } from './history-files';
 
 /**
@@ -28,12 +28,8 @@ const EXPECTED = [
   'experiment-v2-first-run',
   'experiment-v2-last-run',
   'learning-job-held',
-  'learning-job-patch-markers',
-  'learning-job-published',
   'learning-job-publishing',
-  'learning-job',
   'rollback',
-  'scope-index-before-local-bursts',
   'scope-index',
   'session',
 ];
@@ -78,49 +74,38 @@ describe('replay of recorded histories', () => {
     expect(results.filter((r) => r.error).map((r) => `${r.name}: ${r.error!.message}`)).toEqual([]);
   });
 
-  it('retired patches: a job recorded with their markers replays, a job on the current code records none, and a job started before them no longer replays (why an upgrade lets those finish first)', async () => {
-    const patchMarkers = (h: RecordedHistory) =>
+  it('retired branches: the histories they served no longer replay (why an upgrade lets those executions finish first), and no current history but the index run recorded before the retirement holds a retired marker', async () => {
+    const patchIds = (h: RecordedHistory) =>
       h.history
         .events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
-        .map((e) => JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]!.data!).toString()) as { id: string; deprecated: boolean });
-    const named = (name: string) => HISTORIES.find((h) => h.name === name)!;
-    expect(patchMarkers(named('learning-job-patch-markers'))).toEqual(['local-storage-steps', 'job-leaves-index-wait-to-client'].map((id) => ({ id, deprecated: false })));
-    expect(patchMarkers(named('learning-job'))).toEqual([]);
-    // Both replay: 'every history replays on the current workflow code' above.
+        .map((e) => (JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]!.data!).toString()) as { id: string }).id);
+    const retiredIds = ['local-storage-steps', 'job-leaves-index-wait-to-client', 'local-index-bursts'];
+    // Only the index run recorded before the retirement carries a marker: its replay calls deprecatePatch for it.
+    for (const h of HISTORIES)
+      expect(
+        patchIds(h).filter((id) => retiredIds.includes(id)),
+        h.name,
+      ).toEqual(h.name === 'scope-index' ? ['local-index-bursts'] : []);
 
-    expect(RETIRED.map((h) => h.name)).toEqual(['learning-job-before-local-steps']);
-    const [retired] = await replay(await workflowBundle(), undefined, RETIRED);
-    expect(retired!.error?.name).toBe('DeterminismViolationError');
-  });
-
-  it("recordRevision's answer: jobs recorded before the ack hold the stored revision in its marker, later ones the ack; both replay", () => {
-    const named = (name: string) => HISTORIES.find((h) => h.name === name)!.history;
-    const [before] = localActivityResults(named('learning-job'), 'recordRevision') as { id?: string; status?: string }[];
-    expect(before).toMatchObject({ status: 'pending_approval' });
-    expect(before!.id).toMatch(/^rev-/);
-    expect(localActivityResults(named('learning-job-published'), 'recordRevision')).toEqual([{ asWritten: true }]);
-    expect(activitySteps(named('learning-job-published'))).toEqual([
-      'local:prepareReview',
-      'reviewSession',
-      'advanceCursorAndPlan',
-      'local:recordRevision',
-      'publishRevision',
-      'local:recordJobOutcome',
+    expect(RETIRED.map((h) => h.name)).toEqual([
+      'learning-job-before-local-steps',
+      'learning-job-patch-markers',
+      'learning-job-published',
+      'learning-job',
+      'scope-index-before-local-bursts',
     ]);
-    // Both replay: 'every history replays on the current workflow code' above.
+    const named = (name: string) => RETIRED.find((h) => h.name === name)!;
+    expect(patchIds(named('learning-job-patch-markers'))).toEqual(['local-storage-steps', 'job-leaves-index-wait-to-client']);
+    // Prepared before mergedWrites: a step for each write, ending with its own outcome step.
+    for (const older of ['learning-job', 'learning-job-published']) expect(activitySteps(named(older).history).at(-1)).toBe('local:recordJobOutcome');
+    const results = await replay(await workflowBundle(), undefined, RETIRED);
+    expect(results.map((r) => `${r.name}: ${r.error?.name}`)).toEqual(RETIRED.map((h) => `${h.name}: DeterminismViolationError`));
   });
 
-  it("merged writes, keyed on prepareReview's answer: jobs prepared with it record the revision with its publication and the outcome with their last write; jobs recorded before take a step for each; both replay", () => {
+  it('learning jobs record the revision with its publication and the outcome with their last write', () => {
     const named = (name: string) => HISTORIES.find((h) => h.name === name)!.history;
-    const prepared = (name: string) => localActivityResults(named(name), 'prepareReview') as { mergedWrites?: true }[];
-    expect(prepared('learning-job-publishing')).toEqual([expect.objectContaining({ mergedWrites: true })]);
     expect(activitySteps(named('learning-job-publishing'))).toEqual(['local:prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'recordAndPublishRevision']);
-    expect(prepared('learning-job-held')).toEqual([expect.objectContaining({ mergedWrites: true })]);
     expect(activitySteps(named('learning-job-held'))).toEqual(['local:prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'local:recordRevision']);
-    for (const older of ['learning-job', 'learning-job-published']) {
-      expect(prepared(older)[0]).not.toHaveProperty('mergedWrites');
-      expect(activitySteps(named(older)).at(-1)).toBe('local:recordJobOutcome');
-    }
     // Both replay: 'every history replays on the current workflow code' above.
   });
 
