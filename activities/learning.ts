@@ -39,6 +39,7 @@ import { NON_RETRYABLE } from '../core/failure-types';
 import { withStoreErrors } from './errors';
 import type { RecordUsage } from './usage';
 import { attributeSession } from '../core/usage';
+import { rejectionsFor } from '../core/governance/rejections';
 import { scopeSkillsOf } from './existing-skills';
 import { whileHeartbeating } from './heartbeat';
 import { asModelAnswer } from './llm/model-answer-failure';
@@ -271,6 +272,7 @@ export function learningActivities({ config, store, openai, recordUsage }: Learn
         })),
         existingSkills: existingSkills.map((s) => ({ name: s.name, description: s.description, body_excerpt: s.bodyExcerpt })),
         outcome: segment.outcome,
+        rejected: rejectionsFor(await withStoreErrors(() => store.readRejections(segment.scopeKey)), existingSkills),
       });
       const { value, record } = await whileHeartbeating((signal) =>
         asModelAnswer(() =>

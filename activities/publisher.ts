@@ -17,6 +17,7 @@ import {
 import type { PublishableRevision, RevisionRef, RollbackResult } from '../core/governance';
 import type { ImportSkillInput, ImportSkillResult } from '../core/workflow-api/import-skill';
 import { NON_RETRYABLE } from '../core/failure-types';
+import { rejectionNote } from '../core/governance/rejections';
 import { withStoreErrors } from './errors';
 import { whileHeartbeating } from './heartbeat';
 import type { SignalIndex } from './scope-index-signal';
@@ -235,6 +236,8 @@ export function publisherActivities({ store, signalIndex }: { store: SkillStore;
       const human: HumanReport = { held: true, reasons: rev.human?.reasons ?? [], decision: 'rejected', reviewer: actor, comment: reason, decidedAt: at };
       const after = await store.transitionRevision(revision, { to: 'rejected', reason, at, patch: { human } });
       await audit(rev, opId, 'reject', at, actor, reason, 'rejected');
+      // Learning from decisions: the next review of this skill (and a GEPA reflection on it) sees the change and the comment.
+      await store.recordRejection(rev.scopeKey, rejectionNote(rev, { reviewer: actor, comment: reason, at }));
       return { status: after.status };
     });
   }

@@ -9,6 +9,7 @@ import { revisionStore } from './revision-store';
 import { sharedS3Client, type S3Client, type S3Settings } from './s3-client';
 import { scopeIndexStore } from './scope-index-store';
 import { usageStore } from './usage-store';
+import { rejectionStore } from './rejection-store';
 
 /** Every domain operation on the bucket; each one is idempotent under Temporal retries. */
 export function skillStoreOn(objects: ObjectStore) {
@@ -22,6 +23,7 @@ export function skillStoreOn(objects: ObjectStore) {
     ...auditStore(objects),
     ...index,
     ...usageStore(objects, index),
+    ...rejectionStore(objects),
     ...cursorStore(objects),
     ...payloadStore(objects),
     ...datasetStore(objects),

@@ -10,6 +10,7 @@ import { fillReflectionAnswer } from '../../core/gepa/reflection-answer-repair';
 import type { ReflectInput, ReflectOutput } from '../../core/gepa/experiment-types';
 import type { DatasetCache } from './dataset-cache';
 import { NON_RETRYABLE } from '../../core/failure-types';
+import { rejectionsOfSkill } from '../../core/governance/rejections';
 import { experimentReader } from '../../storage/experiment-records';
 
 /**
@@ -46,6 +47,7 @@ export function reflectorActivities({ config, store, openai, datasets }: { confi
           spec: input.parentSpec,
           component: input.component,
           records: cases.map((c, i) => ({ case: c, evaluation: record.evaluations[i] })),
+          ...(input.skill ? { rejected: rejectionsOfSkill(await withStoreErrors(() => store.readRejections(input.skill!.scopeKey)), input.skill.skillId) } : {}),
         });
         const called = await structuredCompletion({
           client: openai,

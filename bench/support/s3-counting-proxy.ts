@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
  * class. Point a store or a worker's `s3.endpoint` at `endpoint` to measure what an
  * operation costs in S3 requests.
  */
-export type KeyClass = 'pointer' | 'revision' | 'locator' | 'audit' | 'index' | 'metrics' | 'payload' | 'cursor' | 'job-outcome' | 'usage' | 'revoked-session' | 'list' | 'other';
+export type KeyClass =
+  'pointer' | 'revision' | 'locator' | 'audit' | 'index' | 'metrics' | 'payload' | 'cursor' | 'job-outcome' | 'usage' | 'rejections' | 'revoked-session' | 'list' | 'other';
 
 export interface Counts {
   total: number;
@@ -28,6 +29,7 @@ export function keyClassOf(method: string, url: string): KeyClass {
   if (path.endsWith('/cursor.json')) return 'cursor';
   if (path.includes('/jobs/')) return 'job-outcome';
   if (path.endsWith('/usage/summary.json')) return 'usage';
+  if (path.endsWith('/decisions/rejections.json')) return 'rejections';
   return 'other';
 }
 

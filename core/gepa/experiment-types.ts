@@ -180,6 +180,8 @@ export interface ReflectInput {
   evaluationRecordId: string;
   /** [fingerprint, candidate id] of every candidate in the pool (duplicate detection). */
   poolFingerprints: [string, string][];
+  /** The managed skill the experiment improves: the reflector is shown its rejected candidates. */
+  skill?: { scopeKey: string; skillId: string };
 }
 
 /** The screening, with the model's token use (absent in answers recorded before it was counted). */

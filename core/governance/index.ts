@@ -11,3 +11,4 @@ export * from './published';
 export { decidedForPublication, jobPublication, publicationReason, publishableOf, type PublishableRevision, type RecordedRevision } from './decided-for-publication';
 export * from './quarantine';
 export * from './session-audit';
+export * from './rejections';

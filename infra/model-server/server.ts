@@ -76,6 +76,12 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       }
       throw methodNotAllowed(method, ['GET', 'DELETE']);
     }
+    if (path === '/_control/prompts') {
+      if (method !== 'GET') throw methodNotAllowed(method, ['GET']);
+      const key = new URL(req.url ?? '/', 'http://local').searchParams.get('key') ?? '';
+      const prompt = stats.lastPrompt(key);
+      return prompt === undefined ? sendJson(res, 404, { error: `no request recorded for ${JSON.stringify(key)}` }) : sendJson(res, 200, { key, prompt });
+    }
     throw new HttpError(404, `no route ${method} ${path}`, 'invalid_request_error', 'unknown_url');
   }
 
@@ -89,6 +95,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     const answer = answerFor(role, request, style);
     const fault = faults.choose(allMessagesText(request));
     stats.recordChat(role, answer.statsKey, fault?.mode);
+    if (answer.statsKey !== undefined) stats.recordPrompt(answer.statsKey, allMessagesText(request));
 
     if (fault?.mode === 'slow') {
       const stillConnected = await delay(fault.delayMs, res);

@@ -15,8 +15,23 @@ export interface StatsSnapshot {
   rejected: number;
 }
 
+/** How many last prompts are kept (one per session or skill key, oldest dropped). */
+const MAX_PROMPTS = 500;
+
 export class Stats {
   private data = Stats.empty();
+  private prompts = new Map<string, string>();
+
+  /** The text of the last request for a key (`app/user/sessionId`, or a reflector's skill): what a test asserts the model was shown. */
+  recordPrompt(key: string, text: string): void {
+    this.prompts.delete(key);
+    this.prompts.set(key, text);
+    if (this.prompts.size > MAX_PROMPTS) this.prompts.delete(this.prompts.keys().next().value!);
+  }
+
+  lastPrompt(key: string): string | undefined {
+    return this.prompts.get(key);
+  }
 
   private static empty(): StatsSnapshot {
     return {
@@ -49,5 +64,6 @@ export class Stats {
 
   reset(): void {
     this.data = Stats.empty();
+    this.prompts.clear();
   }
 }

@@ -49,7 +49,7 @@ async function seed(scopeKey: string): Promise<void> {
 }
 
 describe('S3 requests per change', () => {
-  it(`a new session's create + publish in a scope of ${SKILLS} skills costs 13 requests (3 of them usage attribution), and an agent's refresh after it one`, async () => {
+  it(`a new session's create + publish in a scope of ${SKILLS} skills costs 14 requests (3 of them usage attribution, 1 the scope's rejections), and an agent's refresh after it one`, async () => {
     const app = uniqueName('budget');
     const scopeKey = scopeKeyOf({ mode: 'app', app });
     await seed(scopeKey);
@@ -67,6 +67,7 @@ describe('S3 requests per change', () => {
     expect(cost.byClass).toEqual({
       'GET payload': 1, // the segment (claim-checked by the client)
       'GET cursor': 1,
+      'GET rejections': 1, // what approvers rejected in the scope, for the reviewer's prompt
       'GET index': 2, // the review's, and the usage burst's (what the session was offered)
       'PUT cursor': 1,
       'PUT locator': 1,
@@ -78,7 +79,7 @@ describe('S3 requests per change', () => {
       'GET usage': 1, // the scope's usage counters (none yet), then their first write
       'PUT usage': 1,
     });
-    expect(cost.total).toBe(13);
+    expect(cost.total).toBe(14);
 
     const refreshed = proxy.snapshot();
     expect(await repo.refresh()).toBe(true);

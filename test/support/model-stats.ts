@@ -20,3 +20,11 @@ export async function injectFault(baseURL: string, fault: { mode: 'malformed' | 
   const res = await fetch(`${controlBase(baseURL)}/_control/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(fault) });
   if (!res.ok) throw new Error(`model server faults: HTTP ${res.status} ${await res.text()}`);
 }
+
+/** The text of the last reviewer request for one session (`app/user/sessionId`), or of the last reflector request for a skill name. */
+export async function lastPrompt(baseURL: string, key: string): Promise<string | undefined> {
+  const res = await fetch(`${controlBase(baseURL)}/_control/prompts?key=${encodeURIComponent(key)}`);
+  if (res.status === 404) return undefined;
+  if (!res.ok) throw new Error(`model server prompts: HTTP ${res.status}`);
+  return ((await res.json()) as { prompt: string }).prompt;
+}

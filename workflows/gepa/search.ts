@@ -189,6 +189,7 @@ async function runIteration(h: SearchHolder): Promise<void> {
       component: plan.component,
       evaluationRecordId: parentBatch.recordId,
       poolFingerprints: [...poolFingerprints(h.state)],
+      ...(context.skillId ? { skill: { scopeKey: context.scopeKey, skillId: context.skillId } } : {}),
     });
   } catch (e) {
     if (isCancellation(e)) throw e;
