@@ -5,7 +5,6 @@ import { scopeMetrics } from '../../client/metrics';
 import { SkillRepository } from '../../client/skill-repository';
 import type { EvolutionConfig } from '../../core';
 import { realServices, uniqueName } from '../support/infra';
-import { expectPublished } from '../support/published';
 import { exampleSession } from '../support/sessions';
 import { startMainWorker, type RunningWorker } from '../support/worker';
 
@@ -50,35 +49,36 @@ function expectBothGateFailures(revision: Awaited<ReturnType<typeof learnDangero
   const gate = (g: string) => revision.gates.find((r) => r.gate === g);
   expect(gate('spec')).toMatchObject({ ran: true, passed: false, reasons: [SPEC_REASON] });
   expect(gate('safety')).toMatchObject({ ran: true, passed: false });
-  expect(gate('safety')!.reasons.join('\n')).toContain('rm -rf /');
+  expect(gate('safety')!.reasons.join('\n')).toContain('rm -rf of /');
   expect(gate('effectiveness')).toMatchObject({ ran: false, passed: false });
   expect(revision.human).toBeUndefined(); // the human gate runs only after every automatic gate passed
   // Invariant 8: the credential in the transcript never reached the reviewer or storage.
   expect(JSON.stringify(revision)).not.toContain(SECRET);
 }
 
+// Shadow mode still publishes what only Spec, Effectiveness or the human policy would stop
+// (test/unit/gates-risk.test.ts); never a Safety failure or a high-risk candidate.
 describe('shadow mode', () => {
-  it('records the failing Spec and Safety reports but publishes anyway: shadowBypassed, audit shadow_bypass', async () => {
+  it('records the failing Spec and Safety reports and never publishes a Safety failure (issue 31)', async () => {
     const { app, scopeKey, summary, revision } = await learnDangerous(shadow);
-    expect(summary).toMatchObject({ status: 'active', shadowBypassed: true });
+    expect(summary).toMatchObject({ status: 'rejected', shadowBypassed: false });
     expect(summary.reasons).toContain(SPEC_REASON);
-    expect(summary.reasons.join('\n')).toContain('rm -rf /');
+    expect(summary.reasons.join('\n')).toContain('rm -rf of /');
     expectBothGateFailures(revision);
-    expect(revision).toMatchObject({ status: 'active', shadowBypassed: true, source: 'reviewer' });
+    expect(revision).toMatchObject({ status: 'rejected', shadowBypassed: false, source: 'reviewer' });
 
-    await expectPublished(store, { mode: 'app', app, key: scopeKey }, SKILL_ID, revision.id);
+    expect(await store.readActive(scopeKey, SKILL_ID)).toBeUndefined();
+    expect(await new SkillRepository(store, { mode: 'app', app }).list()).toEqual([]);
     const audit = await store.listAudit(scopeKey, SKILL_ID);
-    // A revision published by its own job is audited by its publication entry (no separate write_revision).
-    expect(audit.map((e) => e.action)).toEqual(['promote', 'shadow_bypass']);
-    expect(audit.find((e) => e.action === 'shadow_bypass')).toMatchObject({ revisionId: revision.id, status: 'active' });
-    expect(await scopeMetrics(store, scopeKey)).toMatchObject({ revisionsWritten: 1, promoted: 1, shadowBypassed: 1, specRejected: 1, safetyRejected: 1 });
+    expect(audit.map((e) => e.action)).toEqual(['write_revision', 'reject']);
+    expect(await scopeMetrics(store, scopeKey)).toMatchObject({ revisionsWritten: 1, promoted: 0, shadowBypassed: 0, specRejected: 1, safetyRejected: 1 });
   });
 
   it('without shadow mode the same session is rejected with both the Spec and the Safety reason; nothing published', async () => {
     const { app, scopeKey, summary, revision } = await learnDangerous(enforcing);
     expect(summary).toMatchObject({ status: 'rejected', shadowBypassed: false });
     expect(summary.reasons).toContain(SPEC_REASON);
-    expect(summary.reasons.join('\n')).toContain('rm -rf /');
+    expect(summary.reasons.join('\n')).toContain('rm -rf of /');
     expectBothGateFailures(revision);
     expect(revision).toMatchObject({ status: 'rejected', shadowBypassed: false });
 
@@ -87,7 +87,7 @@ describe('shadow mode', () => {
     const audit = await store.listAudit(scopeKey, SKILL_ID);
     expect(audit.map((e) => e.action)).toEqual(['write_revision', 'reject']);
     expect(audit[1]!.reason).toContain(SPEC_REASON);
-    expect(audit[1]!.reason).toContain('rm -rf /');
+    expect(audit[1]!.reason).toContain('rm -rf of /');
     expect(await scopeMetrics(store, scopeKey)).toMatchObject({ revisionsWritten: 1, promoted: 0, shadowBypassed: 0, specRejected: 1, safetyRejected: 1 });
   });
 });
