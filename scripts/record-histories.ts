@@ -25,16 +25,15 @@ import { startLearningJob, waitForLearningJob } from '../client/learning';
 import { cancelExperiment, resumeExperiment, startExperiment, waitForExperiment } from '../client/optimization';
 import {
   approvalWorkflowId,
-  makeWeatherDataset,
   scopeIndexWorkflowId,
   scopeKey as scopeKeyOf,
   sessionWorkflowId,
   skillIdForName,
-  WEATHER_SEED_SKILL,
   type ExperimentRequestInput,
   type Scope,
   type SkillSpec,
 } from '../core';
+import { makeWeatherDataset, WEATHER_SEED_SKILL } from '../workers/evaluator/simulated-weather';
 import { infraEnv, infraUp } from '../infra';
 import { REPO_ROOT } from '../infra/paths';
 import { evaluationWorkflowId, rollbackWorkflowId } from '../core/workflow-ids';

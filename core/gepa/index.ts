@@ -31,7 +31,6 @@ export * from './promotion';
 export * from './state';
 export * from './result';
 export * from './reflection-prompt';
-export * from './simulated-weather';
 export * from './redact-dataset';
 export * from './submission-parent';
 export * from './batch-result';

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEATHER_SEED_SKILL } from '../../core';
+import { WEATHER_SEED_SKILL } from '../../workers/evaluator/simulated-weather';
 import { launchChromium } from '../support/browser';
 import { holdRevision, writeUsersFile, type TestUser } from '../support/console';
 import { startConsoleProcess, type ConsoleProcess } from '../support/console-process';

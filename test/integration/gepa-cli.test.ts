@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEATHER_SEED_SKILL } from '../../core';
+import { WEATHER_SEED_SKILL } from '../../workers/evaluator/simulated-weather';
 import type { ExperimentReport } from '../../workflows';
 import { startGepaHarness, weatherDataset, type GepaHarness } from '../support/gepa';
 

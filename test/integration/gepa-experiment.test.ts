@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkflowFailedError } from '@temporalio/client';
 import { approvalWorkflowId } from '../../core/workflow-ids';
-import { holdoutCalls, revisionIdFor, WEATHER_SEED_SKILL, type ExperimentRequestInput } from '../../core';
+import { holdoutCalls, revisionIdFor, type ExperimentRequestInput } from '../../core';
+import { WEATHER_SEED_SKILL } from '../../workers/evaluator/simulated-weather';
 import { getExperiment, readExperimentRecords, runExperiment, startExperiment, waitForExperiment } from '../../client/optimization';
 import { decideRevision } from '../../client/approvals';
 import { InputError, StateError } from '../../core/errors';

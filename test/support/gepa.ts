@@ -1,16 +1,7 @@
 import { connectWorkerTemporal } from '../../workers/connection';
 import { createSkillStore, type SkillStore } from '../../storage';
-import {
-  makeWeatherDataset,
-  scopeKey as scopeKeyOf,
-  skillIdForName,
-  WEATHER_SEED_SKILL,
-  type Dataset,
-  type EvolutionConfig,
-  type ExperimentRequestInput,
-  type Scope,
-  type SkillSpec,
-} from '../../core';
+import { scopeKey as scopeKeyOf, skillIdForName, type Dataset, type EvolutionConfig, type ExperimentRequestInput, type Scope, type SkillSpec } from '../../core';
+import { makeWeatherDataset, WEATHER_SEED_SKILL } from '../../workers/evaluator/simulated-weather';
 import type { OptimizationDeps } from '../../client/optimization';
 import { createEvaluatorWorker, type EvaluationWindow, type WeatherEvaluatorOptions } from '../../workers/evaluator';
 import { realServices, uniqueName } from './infra';

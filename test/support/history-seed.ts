@@ -1,4 +1,5 @@
-import { WEATHER_SEED_SKILL, scopeKey as scopeKeyOf, type Scope } from '../../core';
+import { scopeKey as scopeKeyOf, type Scope } from '../../core';
+import { WEATHER_SEED_SKILL } from '../../workers/evaluator/simulated-weather';
 import { mapLimit, type SkillStore } from '../../storage';
 
 /**

@@ -6,12 +6,10 @@ import {
   buildReflectionMessages,
   chargeMetricCalls,
   completedResult,
-  evaluateWeatherCases,
   findCandidate,
   holdoutCalls,
   initSearchState,
   judgeMinibatch,
-  makeWeatherDataset,
   MetricBudgetError,
   planIteration,
   poolFingerprints,
@@ -22,9 +20,9 @@ import {
   searchStopReason,
   seedCandidate,
   winnerOf,
-  WEATHER_SEED_SKILL,
   type GepaSearchState,
 } from '../../core/gepa';
+import { evaluateWeatherCases, makeWeatherDataset, WEATHER_SEED_SKILL } from '../../workers/evaluator/simulated-weather';
 import { ExperimentResultSchema, GepaOptionsSchema, type Case, type Dataset, type ExperimentResult, type SkillSpec } from '../../core/schemas';
 import { reflect } from '../../infra/model-server/reflector';
 

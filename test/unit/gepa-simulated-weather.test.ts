@@ -1,11 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateWeatherCases, makeWeatherDataset, meanScore, scoreWeatherCase, WEATHER_IMPROVED_SKILL, WEATHER_REQUIREMENTS, WEATHER_SEED_SKILL } from '../../core/gepa';
+import { meanScore } from '../../core/gepa';
+import {
+  evaluateWeatherCases,
+  makeWeatherDataset,
+  scoreWeatherCase,
+  WEATHER_IMPROVED_SKILL,
+  WEATHER_REQUIREMENTS,
+  WEATHER_SEED_SKILL,
+} from '../../workers/evaluator/simulated-weather';
 import { DatasetSchema, EvaluationSchema, type SkillSpec } from '../../core/schemas';
 
 const dataset = makeWeatherDataset({ seed: 7, feedback: 12, validation: 12, holdout: 12, criticalEvery: 4 });
 const validationMean = (spec: SkillSpec, seed: number) => meanScore(evaluateWeatherCases(spec, dataset.validation, seed).map((e) => e.score));
 
 describe('simulated multi-city weather family', () => {
+  it('is an example evaluator beside the evaluator worker, not part of core', async () => {
+    const core = await import('../../core');
+    expect(Object.keys(core).filter((name) => /weather/i.test(name))).toEqual([]);
+  });
+
   it('generates a valid dataset deterministically from its seed, with critical holdout cases', () => {
     expect(DatasetSchema.parse(dataset)).toEqual(dataset);
     expect(makeWeatherDataset({ seed: 7, feedback: 12, validation: 12, holdout: 12, criticalEvery: 4 })).toEqual(dataset);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { submissionParentProblem, WEATHER_SEED_SKILL } from '../../core';
+import { submissionParentProblem } from '../../core';
+import { WEATHER_SEED_SKILL } from '../../workers/evaluator/simulated-weather';
 
 // Issue 10 item 6: the check startExperiment and the prepare step run before any metric call.
 describe('submissionParentProblem', () => {

@@ -1,5 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { EvaluateActivityInputSchema, scoreWeatherCase, type EvaluateActivityInput, type Evaluation, type EvaluatorDescription } from '../../core';
+import { EvaluateActivityInputSchema, type EvaluateActivityInput, type Evaluation, type EvaluatorDescription } from '../../core';
+import { scoreWeatherCase } from './simulated-weather';
 import { INVALID_EVALUATOR_INPUT, type EvaluatorActivities } from '../../activities/gepa/evaluator-contract';
 
 /** A deliberate deviation, for tests and demos: this case gets `score` (when the spec's text matches). */

@@ -24,9 +24,9 @@
  *   WEATHER_USD_PER_MILLION_TOKENS. A longer skill costs more on every case.
  */
 import { z } from 'zod';
-import type { Case, Dataset, Evaluation } from '../schemas/gepa';
-import type { SkillSpec } from '../schemas/skill';
-import { deriveSeed, hash32, Prng } from './prng';
+import type { Case, Dataset, Evaluation } from '../../core/schemas/gepa';
+import type { SkillSpec } from '../../core/schemas/skill';
+import { deriveSeed, hash32, Prng } from '../../core/gepa/prng';
 
 export const WeatherCaseInputSchema = z.object({
   request: z.string(),
