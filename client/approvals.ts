@@ -4,7 +4,7 @@ import { approvalWorkflowId } from '../core/workflow-ids';
 import { openApprovalsQuery, SEARCH_ATTRIBUTE_NAMES, type ApprovalScopeFilter } from '../core/search-attributes';
 
 export { openApprovalsQuery, type ApprovalScopeFilter };
-import type { SkillStore } from '../storage';
+import { mapLimit, type SkillStore } from '../storage';
 import { approvalStatusQuery, decideUpdate, type ApprovalResult, type ApprovalWorkflow } from '../core/workflow-api';
 import { NotFoundError, StateError } from '../core/errors';
 
@@ -47,8 +47,30 @@ export async function listOpenApprovals(client: Client, filter: ApprovalScopeFil
   return open.sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.revisionId.localeCompare(b.revisionId));
 }
 
-/** Revisions waiting for a person (pending_approval) or an evaluation (pending_eval) in one scope. */
-export async function listPending(store: SkillStore, scopeKey: string, statuses: RevisionStatus[] = ['pending_approval', 'pending_eval']): Promise<Revision[]> {
+/**
+ * The revisions of some open approvals, one storage read each (concurrently, in their
+ * order); a revision decided a moment ago whose workflow is still finishing is left out.
+ */
+export async function openApprovalRevisions(store: SkillStore, open: readonly OpenApproval[]): Promise<Revision[]> {
+  const revisions = await mapLimit(open, 8, (a) => store.readRevision(a.scopeKey, a.skillId, a.revisionId));
+  return revisions.filter((r): r is Revision => r?.status === 'pending_approval');
+}
+
+/**
+ * Revisions waiting for a person in one scope, oldest first: the open approval workflows
+ * (a visibility query) and one read per revision, as the console's Pending, so the cost
+ * follows what is pending, not the scope's history.
+ */
+export async function listPending(deps: { client: Client; store: SkillStore }, scopeKey: string): Promise<Revision[]> {
+  return openApprovalRevisions(deps.store, await listOpenApprovals(deps.client, { scopeKeys: [scopeKey] }));
+}
+
+/**
+ * Every revision of a scope in some statuses, by reading all of its revisions: the cost
+ * grows with the scope's history. For revisions held for evaluation (pending_eval), which
+ * no workflow waits on, and audits; what a person acts on is `listPending`.
+ */
+export async function scanRevisionsByStatus(store: SkillStore, scopeKey: string, statuses: RevisionStatus[]): Promise<Revision[]> {
   return store.listRevisionsByStatus(scopeKey, statuses);
 }
 

@@ -17,11 +17,13 @@ async function decide(ctx: CommandContext, decision: 'approve' | 'reject') {
 export const approvalCommands: Record<string, Command> = {
   pending: {
     usage: 'pending [--app A] [--user U] [--scope none|app|user]',
-    summary: 'list revisions waiting for approval (or evaluation) in a scope',
+    summary: 'list revisions waiting for approval in a scope (its open approval workflows)',
     run: async (ctx) => {
       const { listPending } = await import('../../client/approvals');
-      const revisions = await listPending(await storeOnly(ctx), scopeKeyFromFlags(ctx.args));
-      ctx.out(revisions, () => (revisions.length ? revisions.map(revisionLine).join('\n') : 'nothing pending'));
+      return withServices(ctx, async ({ temporal, store }) => {
+        const revisions = await listPending({ client: temporal.client, store }, scopeKeyFromFlags(ctx.args));
+        ctx.out(revisions, () => (revisions.length ? revisions.map(revisionLine).join('\n') : 'nothing pending'));
+      });
     },
   },
   show: {

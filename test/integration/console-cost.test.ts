@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsole, type RunningConsole } from '../../console/server';
 import { consoleSettingsFromEnv } from '../../console/settings';
-import { listPending } from '../../client/approvals';
+import { listPending, scanRevisionsByStatus } from '../../client/approvals';
+import { scopeMetrics } from '../../client/metrics';
 import { scopeKey as scopeKeyOf, type Scope } from '../../core';
 import { WEATHER_SEED_SKILL } from '../../workers/evaluator/simulated-weather';
 import { createSkillStore } from '../../storage';
@@ -88,15 +89,33 @@ describe('request cost against history', () => {
     expect(small['GET /live/pending (3 s poll)']!.total).toBe(0);
   });
 
-  it('for comparison: the storage scan Pending used to make (still what `evolution pending` does) grows with history', async () => {
+  it('`evolution pending` (client listPending) reads only the open approvals: the same S3 requests at 10 and 10,000', async () => {
     const store = createSkillStore({ ...fx.config.s3, endpoint: proxy.endpoint });
-    const scan: Record<string, Counts> = {};
+    const cli: Record<string, Counts> = {};
     for (const size of ['small', 'big'] as const) {
       const before = proxy.snapshot();
-      expect(await listPending(store, scopeKeyOf(scopes[size]), ['pending_approval'])).toHaveLength(3);
-      scan[`${size} (${HISTORY[size]})`] = proxy.diff(before);
+      expect(await listPending({ client: fx.w.client, store }, scopeKeyOf(scopes[size]))).toHaveLength(3);
+      cli[`${size} (${HISTORY[size]})`] = proxy.diff(before);
     }
-    measured['storage scan (listPending, before)'] = scan;
+    measured['evolution pending (listPending)'] = cli;
+    expect(cli[`big (${HISTORY.big})`]).toEqual(cli[`small (${HISTORY.small})`]);
+    expect(cli[`small (${HISTORY.small})`]!.total).toBe(3);
+  });
+
+  it('for comparison: the storage scan Pending used to make, and `evolution metrics` (scopeMetrics), grow with history', async () => {
+    const store = createSkillStore({ ...fx.config.s3, endpoint: proxy.endpoint });
+    const scan: Record<string, Counts> = {};
+    const metrics: Record<string, Counts> = {};
+    for (const size of ['small', 'big'] as const) {
+      let before = proxy.snapshot();
+      expect(await scanRevisionsByStatus(store, scopeKeyOf(scopes[size]), ['pending_approval'])).toHaveLength(3);
+      scan[`${size} (${HISTORY[size]})`] = proxy.diff(before);
+      before = proxy.snapshot();
+      expect((await scopeMetrics(store, scopeKeyOf(scopes[size]))).revisionsWritten).toBe(HISTORY[size] + 3);
+      metrics[`${size} (${HISTORY[size]})`] = proxy.diff(before);
+    }
+    measured['storage scan (scanRevisionsByStatus, what Pending used to read)'] = scan;
+    measured['evolution metrics (scopeMetrics)'] = metrics;
     expect(scan[`big (${HISTORY.big})`]!.total).toBeGreaterThan(100 * scan[`small (${HISTORY.small})`]!.total);
   });
 });
