@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findPython } from './binaries';
+import { goEnv } from './go-env';
 import { withDirLock } from './lock';
 import { cacheDir } from './paths';
 
@@ -22,21 +23,6 @@ export const KUBERNETES_SCHEMAS = { pypi: 'kubernetes-validate', version: '1.37.
 /** The Kubernetes releases the manifests are validated against: the oldest and the newest we support. */
 export const KUBERNETES_VERSIONS = ['1.33.0', '1.37.0'] as const;
 
-/** The Go environment: module and build caches under the binaries cache (shared with the cluster's server build), no cgo. */
-function goEnv(gobin: string): NodeJS.ProcessEnv {
-  const go = join(cacheDir(), 'go');
-  return {
-    ...process.env,
-    GOBIN: gobin,
-    GOMODCACHE: join(go, 'mod'),
-    GOCACHE: join(go, 'build'),
-    GOPATH: join(go, 'path'),
-    CGO_ENABLED: '0',
-    GOFLAGS: '-buildvcs=false',
-    GOWORK: 'off',
-  };
-}
-
 export function goToolPath(name: GoTool): string {
   return join(cacheDir(), 'bin', `${name}-${GO_TOOLS[name].version}`, name);
 }
@@ -54,7 +40,7 @@ export function ensureGoTool(name: GoTool, log: (line: string) => void = () => {
     const tmp = mkdtempSync(join(cacheDir(), 'bin', `.${name}-`));
     try {
       try {
-        execFileSync('go', ['install', `${module}@${version}`], { cwd: tmp, env: goEnv(tmp), stdio: ['ignore', 'ignore', 'pipe'] });
+        execFileSync('go', ['install', `${module}@${version}`], { cwd: tmp, env: goEnv({ gobin: tmp }), stdio: ['ignore', 'ignore', 'pipe'] });
       } catch (e) {
         const stderr = String((e as { stderr?: Buffer }).stderr ?? '').trim();
         throw new Error(`go install ${module}@${version} failed${(e as NodeJS.ErrnoException).code === 'ENOENT' ? ': no `go` command on PATH (install Go)' : `:\n${stderr}`}`);

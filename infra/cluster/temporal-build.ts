@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withDirLockAsync } from '../lock';
+import { goEnv } from '../go-env';
 import { cacheDir } from '../paths';
 
 /**
@@ -35,20 +36,8 @@ export function temporalServerBuilt(): boolean {
   return existsSync(join(temporalServerDir(), 'complete'));
 }
 
-/** The Go environment of the build: its own module and build caches under the binaries cache, no cgo, the pinned toolchain. */
-function goEnv(): NodeJS.ProcessEnv {
-  const go = join(cacheDir(), 'go');
-  return {
-    ...process.env,
-    GOTOOLCHAIN: TEMPORAL_SERVER_BUILD.goToolchain,
-    GOMODCACHE: join(go, 'mod'),
-    GOCACHE: join(go, 'build'),
-    GOPATH: join(go, 'path'),
-    CGO_ENABLED: '0',
-    GOFLAGS: '-mod=readonly -buildvcs=false',
-    GOWORK: 'off',
-  };
-}
+/** The Go environment of the build (infra/go-env), with the pinned toolchain and the module's own go.sum as it is. */
+const buildEnv = () => goEnv({ toolchain: TEMPORAL_SERVER_BUILD.goToolchain, extraFlags: ['-mod=readonly'] });
 
 /**
  * Returns the server binaries, building them first when the cache has none (about 6 min
@@ -69,7 +58,7 @@ async function buildTemporalServer(log: (line: string) => void): Promise<void> {
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
   log(`building ${b.module}@${b.version} with ${b.goToolchain} (one-time, cached in ${temporalServerDir()}) …`);
   mkdirSync(join(cacheDir(), 'go'), { recursive: true });
-  const env = goEnv();
+  const env = buildEnv();
   const empty = mkdtempSync(join(cacheDir(), 'tmp-go-'));
   try {
     // Outside any module, `go mod download` fetches the module at exactly this version (and the toolchain first).
