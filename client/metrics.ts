@@ -1,5 +1,6 @@
 import type { Revision } from '../core';
 import { jobOutcomesPrefix, mapLimit, type SkillStore } from '../storage';
+import { certificationChecks, evidenceStale } from './recertification';
 
 /** Governance counters of one scope, derived from the stored revisions (the source of truth). */
 export interface GovernanceMetrics {
@@ -16,9 +17,11 @@ export interface GovernanceMetrics {
   droppedByReconciler: number;
   /** Poison deltas stepped over after repeated failed reviews (job outcomes `quarantined`). */
   deltasQuarantined: number;
+  /** Active optimized revisions whose evidence re-certification found stale or regressed (evaluator or model changed). */
+  evidenceStale: number;
 }
 
-export function metricsOf(revisions: readonly Revision[], droppedByReconciler = 0, deltasQuarantined = 0): GovernanceMetrics {
+export function metricsOf(revisions: readonly Revision[], droppedByReconciler = 0, deltasQuarantined = 0, evidenceStale = 0): GovernanceMetrics {
   const failed = (r: Revision, gate: 'spec' | 'safety') => r.gates.some((g) => g.gate === gate && g.ran && !g.passed);
   const count = (p: (r: Revision) => boolean) => revisions.filter(p).length;
   return {
@@ -34,6 +37,7 @@ export function metricsOf(revisions: readonly Revision[], droppedByReconciler = 
     shadowBypassed: count((r) => r.shadowBypassed),
     droppedByReconciler,
     deltasQuarantined,
+    evidenceStale,
   };
 }
 
@@ -41,7 +45,14 @@ export async function scopeMetrics(store: SkillStore, scopeKey: string): Promise
   const ids = await store.listSkillIds(scopeKey);
   const revisions = (await mapLimit(ids, 8, (id) => store.listRevisions(scopeKey, id))).flat();
   const jobs = await jobCounts(store, scopeKey);
-  return metricsOf(revisions, jobs.dropped, jobs.quarantined);
+  return metricsOf(revisions, jobs.dropped, jobs.quarantined, await staleEvidence(store, scopeKey));
+}
+
+/** Re-certification checks of the scope that found stale evidence on a revision still active. */
+async function staleEvidence(store: SkillStore, scopeKey: string): Promise<number> {
+  const stale = (await certificationChecks(store, scopeKey)).filter(evidenceStale);
+  const active = await mapLimit(stale, 8, async (c) => (await store.readActive(scopeKey, c.skillId))?.pointer.revisionId === c.revisionId);
+  return active.filter(Boolean).length;
 }
 
 /** From the stored job outcomes: candidates the reconciler dropped, deltas quarantined. */

@@ -22,6 +22,8 @@ import type { SessionAuditEvent } from '../core/governance';
 import { NotFoundError } from '../core/errors';
 import { listQuarantines } from '../client/jobs';
 import { scopeMetrics, type GovernanceMetrics } from '../client/metrics';
+import { certificationCheck } from '../client/recertification';
+import type { CertificationCheck } from '../core/gepa/recertification';
 import { getExperiment, readExperimentRecords, type ExperimentView } from '../client/optimization';
 import { rollbackSkill } from '../client/rollback';
 import { ForbiddenError } from './errors';
@@ -163,6 +165,8 @@ export interface SkillTimeline {
   activeRevisionId?: string;
   revisions: Revision[];
   audit: AuditEvent[];
+  /** Re-certification's latest check of the active revision (optimized revisions whose evaluator changed). */
+  certification?: CertificationCheck;
 }
 
 export async function skillTimelineFor(deps: ConsoleDeps, user: ConsoleUser, scopeKey: string, skillId: string): Promise<SkillTimeline> {
@@ -173,7 +177,10 @@ export async function skillTimelineFor(deps: ConsoleDeps, user: ConsoleUser, sco
     deps.store.listAudit(scopeKey, skillId),
   ]);
   if (revisions.length === 0 && !active) throw new NotFoundError(`no skill ${skillId}`);
-  return { scopeKey, skillId, activeRevisionId: active && !active.pointer.deleted ? active.pointer.revisionId : undefined, revisions, audit };
+  const activeRevisionId = active && !active.pointer.deleted ? active.pointer.revisionId : undefined;
+  const optimized = activeRevisionId !== undefined && revisions.some((r) => r.id === activeRevisionId && r.evidence?.certifiedWith);
+  const certification = optimized ? await certificationCheck(deps.store, scopeKey, activeRevisionId) : undefined;
+  return { scopeKey, skillId, activeRevisionId, revisions, audit, ...(certification ? { certification } : {}) };
 }
 
 export async function rollbackFor(deps: ConsoleDeps, user: ConsoleUser, input: { scopeKey: string; skillId: string; targetRevisionId?: string; comment?: string }) {

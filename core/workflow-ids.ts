@@ -104,3 +104,7 @@ export function scheduledExperimentWorkflowId(scheduleId: string): string {
 export function evaluationWorkflowId(experimentWorkflowId: string, recordId: string): string {
   return `${experimentWorkflowId}/eval/${recordId}`;
 }
+
+/** The re-certification schedule, and the workflow id prefix of its runs (Temporal appends the scheduled time); a run started by hand gets `recertify/now-{time}`. */
+export const RECERTIFICATION_SCHEDULE_ID = 'evolution-recertification';
+export const RECERTIFICATION_WORKFLOW_PREFIX = 'recertify/';

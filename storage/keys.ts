@@ -67,9 +67,9 @@ export const experimentRecordKey = (experimentId: string, recordId: string) => `
 export const evaluationCacheKey = (evaluatorKey: string, candidateId: string, seed: number) =>
   `eval-cache/${safeSegment(evaluatorKey)}/${safeSegment(candidateId)}/${Math.trunc(seed)}.json`;
 
-/** One object per submitted optimized revision: what its evidence was certified with (re-certification reads these). */
-export const certificationsPrefix = 'certifications/';
-export const certificationKey = (revisionId: string) => `${certificationsPrefix}${safeSegment(revisionId)}.json`;
+/** A scope's re-certification checks, one object per optimized revision (the latest check). */
+export const certificationsPrefix = (scopeKey: string) => `${scopePrefix(scopeKey)}certifications/`;
+export const certificationKey = (scopeKey: string, revisionId: string) => `${certificationsPrefix(scopeKey)}${safeSegment(revisionId)}.json`;
 
 export const datasetKey = (datasetId: string, version: string) => `datasets/${safeSegment(datasetId)}/${safeSegment(version)}.json`;
 

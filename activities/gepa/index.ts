@@ -4,6 +4,7 @@ import type { SkillStore } from '../../storage';
 import { batchActivities } from './batch';
 import { datasetCache } from './dataset-cache';
 import { prepareActivities } from './prepare';
+import { recertificationActivities } from './recertification';
 import { recordActivities } from './records';
 import { reflectorActivities } from './reflector';
 import { submissionActivities } from './submission';
@@ -20,5 +21,6 @@ export function gepaActivities({ config, store, openai }: { config: EvolutionCon
     ...recordActivities({ store, datasets }),
     ...reflectorActivities({ config, store, openai, datasets }),
     ...submissionActivities({ store }),
+    ...recertificationActivities({ store }),
   };
 }

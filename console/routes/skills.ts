@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { html } from 'hono/html';
 import { StateError } from '../../core/errors';
 import type { ConsoleEnv } from '../auth';
+import { evidenceStale } from '../../core/gepa/recertification';
 import { rollbackFor, skillsFor, skillTimelineFor, visibleScopes, type ConsoleDeps } from '../read-model';
 import { canAct } from '../users';
 import { auditTable } from './revision';
@@ -80,6 +81,18 @@ export function skillRoutes(deps: ConsoleDeps) {
       layout(
         { title: name, session: c.get('session') },
         html`<p>Skill ${t.skillId} in ${t.scopeKey}; active revision: <strong data-testid="active-revision">${t.activeRevisionId ?? 'none'}</strong></p>
+          ${
+            t.certification && evidenceStale(t.certification)
+              ? html`<p class="card" data-testid="evidence-stale">
+                  <strong>Evidence stale</strong> (${t.certification.verdict}, checked ${t.certification.checkedAt}):
+                  ${t.certification.reason}${
+                    t.certification.proposedRollbackTo
+                      ? html`. Proposed: roll back to <a href="/revisions/${encodeURIComponent(t.certification.proposedRollbackTo)}">${t.certification.proposedRollbackTo}</a>`
+                      : ''
+                  }
+                </p>`
+              : ''
+          }
           <h2>Revision timeline</h2>
           <table>
             <thead>
