@@ -28,6 +28,8 @@ import { getExperiment, readExperimentRecords, type ExperimentView } from '../cl
 import { rollbackSkill } from '../client/rollback';
 import { ForbiddenError } from './errors';
 import { canAct, canSee, type ConsoleUser } from './users';
+import { scopeUsage } from '../client/usage';
+import type { UsageReport } from '../core/usage';
 
 export interface ConsoleDeps {
   client: Client;
@@ -157,6 +159,12 @@ export async function skillsFor(deps: ConsoleDeps, user: ConsoleUser, scopeKey: 
   mustSee(user, scopeKey, `scope ${scopeKey}`);
   const index = await deps.store.readScopeIndex(scopeKey);
   return index && !index.notModified ? index.index.skills : [];
+}
+
+/** A scope's usage report (core/usage), for a user who can see the scope. */
+export async function usageFor(deps: ConsoleDeps, user: ConsoleUser, scopeKey: string, skill?: string): Promise<UsageReport> {
+  mustSee(user, scopeKey, `scope ${scopeKey}`);
+  return scopeUsage(deps.store, scopeKey, { ...(skill ? { skill } : {}) });
 }
 
 export interface SkillTimeline {

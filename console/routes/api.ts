@@ -11,6 +11,7 @@ import {
   revisionFor,
   skillsFor,
   skillTimelineFor,
+  usageFor,
   visibleScopes,
   type ConsoleDeps,
 } from '../read-model';
@@ -49,6 +50,7 @@ export function apiRoutes(deps: ConsoleDeps) {
     return c.json({ scopeKey: scope, skills: await skillsFor(deps, c.get('user'), scope) });
   });
   app.get('/api/skills/:skillId', async (c) => c.json(await skillTimelineFor(deps, c.get('user'), c.req.query('scope') ?? '', c.req.param('skillId'))));
+  app.get('/api/usage', async (c) => c.json(await usageFor(deps, c.get('user'), c.req.query('scope') ?? '', c.req.query('skill'))));
   app.get('/api/experiments', async (c) => c.json({ experiments: await experimentsFor(deps, c.get('user')) }));
   app.get('/api/experiments/:id', async (c) => c.json(await experimentFor(deps, c.get('user'), c.req.param('id'))));
   app.get('/api/activity', async (c) =>

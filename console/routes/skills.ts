@@ -3,10 +3,11 @@ import { html } from 'hono/html';
 import { StateError } from '../../core/errors';
 import type { ConsoleEnv } from '../auth';
 import { evidenceStale } from '../../core/gepa/recertification';
-import { rollbackFor, skillsFor, skillTimelineFor, visibleScopes, type ConsoleDeps } from '../read-model';
+import { rollbackFor, skillsFor, skillTimelineFor, usageFor, visibleScopes, type ConsoleDeps } from '../read-model';
 import { canAct } from '../users';
 import { auditTable } from './revision';
 import { badge, csrfField, layout, scopeQuery } from '../views/layout';
+import { usageSection } from '../views/usage';
 
 export function skillRoutes(deps: ConsoleDeps) {
   const app = new Hono<ConsoleEnv>();
@@ -63,6 +64,8 @@ export function skillRoutes(deps: ConsoleDeps) {
     const user = c.get('user');
     const t = await skillTimelineFor(deps, user, c.req.query('scope') ?? '', c.req.param('skillId'));
     const name = [...t.revisions].reverse().find((r) => r.spec)?.spec?.name ?? t.skillId;
+    // The scope is the one the timeline was authorized for: one GET of its usage counters, one of its index.
+    const usage = await usageFor(deps, user, t.scopeKey);
     const rows = [...t.revisions].reverse().map(
       (r) =>
         html`<tr>
@@ -110,6 +113,10 @@ export function skillRoutes(deps: ConsoleDeps) {
               ${rows}
             </tbody>
           </table>
+          ${usageSection(
+            usage.skills.find((s) => s.skillId === t.skillId),
+            usage.windowDays,
+          )}
           <h2>Audit trail</h2>
           ${auditTable(t.audit)}`,
       ),

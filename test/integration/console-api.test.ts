@@ -137,6 +137,27 @@ describe('console JSON API (real worker, S3 and HTTP)', () => {
     expect(elsewhere.quarantines.map((q) => q.scopeKey)).not.toContain(`apps/${app}`);
   });
 
+  it('usage of a scope the user sees (per skill and revision), 404 for a scope outside theirs', async () => {
+    const scopeKey = `apps/${app}`;
+    const load = { name: 'usage-skill', skillId: 'usage-skill', revisionId: 'usage-skill-r1', scopeKey };
+    await fx.store.applyUsageBurst(
+      scopeKey,
+      [
+        { jobId: `${app}-usage-1`, outcome: 'success', loads: [load] },
+        { jobId: `${app}-usage-2`, outcome: 'fail', loads: [] },
+      ],
+      new Date().toISOString(),
+    );
+    const res = await api(`/api/usage?scope=${scopeKey}&skill=usage-skill`, users.maria.token);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      scopeKey,
+      sessions: 2,
+      skills: [{ name: 'usage-skill', loaded: 1, offered: 1, with: { sessions: 1, successRate: 1 }, revisions: [{ revisionId: 'usage-skill-r1' }] }],
+    });
+    expect((await api(`/api/usage?scope=${scopeKey}`, users.olga.token)).status).toBe(404);
+  });
+
   it("accepts an OIDC token signed by the issuer's key (JWKS) and rejects a foreign key, another issuer or an expired token", async () => {
     const held = await holdRevision(fx.w, fx.store, scope, spec(uniqueName('oidc')));
     const good = await jwt({ sub: 'u-123', preferred_username: 'ana@idp', evolution_role: 'approver', evolution_scopes: `apps/${app} global` });
