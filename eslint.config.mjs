@@ -67,7 +67,8 @@ export const LAYERS = {
   infra: ['core', 'storage', 'runtime'],
   workers: ['core', 'storage', 'activities', 'workflows', 'runtime'],
   console: ['core', 'storage', 'client', 'runtime'],
-  cli: ['core', 'storage', 'activities', 'client', 'workflows', 'runtime', 'workers', 'console', 'infra'],
+  evaluation: ['core', 'storage', 'activities', 'client', 'runtime'],
+  cli: ['core', 'storage', 'activities', 'client', 'workflows', 'runtime', 'workers', 'console', 'infra', 'evaluation'],
 };
 const TOP_LEVEL = [...Object.keys(LAYERS), 'scripts', 'bench', 'test'];
 

@@ -158,6 +158,7 @@ function encode(key: string, body: StoredBody): { bytes: Uint8Array | string; co
 function contentTypeFor(key: string): string {
   if (key.endsWith('.json')) return 'application/json';
   if (key.endsWith('.md')) return 'text/markdown; charset=utf-8';
+  if (key.endsWith('.html')) return 'text/html; charset=utf-8';
   return 'text/plain; charset=utf-8';
 }
 

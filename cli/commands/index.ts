@@ -1,6 +1,7 @@
 import type { Command } from '../command';
 import { approvalCommands } from './approvals';
 import { consoleCommands } from './console';
+import { evaluateCommands } from './evaluate';
 import { infraCommands } from './infra';
 import { learningCommands } from './learning';
 import { migrateCommands } from './migrate';
@@ -22,4 +23,5 @@ export const COMMANDS: Record<string, Command> = {
   ...consoleCommands,
   ...operationsCommands,
   ...migrateCommands,
+  ...evaluateCommands,
 };

@@ -1,13 +1,16 @@
 import { messageText, type ChatRequest } from './chat-request';
 import { HttpError } from './http-util';
 import { checkAgainstSchema } from './json-schema-check';
+import { agentTurn, type AgentToolCall } from './agent';
 import { reflect } from './reflector';
 import { review } from './reviewer';
 import type { Role } from './roles';
 import { looseReflection, looseReviewDecision, looseText, type AnswerStyle } from './answer-style';
 
 export interface Answer {
-  content: string;
+  content: string | null;
+  /** The agent's tool call (the evaluation agent only); content is then null. */
+  toolCall?: AgentToolCall;
   /** Stats key: session key for the reviewer, skill name for the reflector. */
   statsKey?: string;
 }
@@ -33,6 +36,10 @@ export function answerFor(role: Role, request: ChatRequest, style: AnswerStyle =
       const { reflection, skillName } = reflect(userPrompt);
       if (style !== 'strict') return { content: looseText(looseReflection(reflection), 'rewritten component'), statsKey: skillName };
       return { content: conformingJson(reflection, request), statsKey: skillName };
+    }
+    case 'agent': {
+      const turn = agentTurn(request);
+      return turn.kind === 'tool_call' ? { content: null, toolCall: turn.call } : { content: turn.content };
     }
     case 'other':
       return {

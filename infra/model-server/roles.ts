@@ -1,12 +1,13 @@
 import { HttpError } from './http-util';
 import { messageText, type ChatRequest } from './chat-request';
 
-export type Role = 'reviewer' | 'reflector' | 'other';
+export type Role = 'reviewer' | 'reflector' | 'agent' | 'other';
 
 const ROLE_BY_SCHEMA_NAME: Record<string, Role> = { review_decision: 'reviewer', reflection: 'reflector' };
 const ROLE_BY_SYSTEM_LINE: [string, Role][] = [
   ['ROLE: skill-reviewer', 'reviewer'],
   ['ROLE: skill-reflector', 'reflector'],
+  ['ROLE: evaluation-agent', 'agent'],
 ];
 
 /** The json_schema name decides; without one, the first system message's `ROLE:` line does. */

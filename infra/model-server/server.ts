@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answerFor } from './answer';
+import { answerFor, type Answer } from './answer';
 import { refusedFormat, styleOf, type AnswerStyle } from './answer-style';
 import { allMessagesText, parseChatRequest, type ChatRequest } from './chat-request';
 import { FaultInjector, malformed, type Fault, type RunFault } from './faults';
@@ -104,8 +104,8 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     if (fault?.mode === 'http500') {
       return sendJson(res, 500, openAiErrorBody(`injected fault: HTTP 500 (${fault.source})`, 'server_error', 'injected_fault'));
     }
-    const content = fault?.mode === 'malformed' ? malformed(answer.content) : answer.content;
-    sendJson(res, 200, completionBody(request, content, ++completionSeq, fault));
+    const content = fault?.mode === 'malformed' && answer.content !== null ? malformed(answer.content) : answer.content;
+    sendJson(res, 200, completionBody(request, { content, toolCall: answer.toolCall }, ++completionSeq, fault));
   }
 
   /** Resolves true after ms, or false as soon as the client hangs up or the server closes. */
@@ -164,10 +164,13 @@ function modelObject(id: string) {
   return { id, object: 'model', created: STARTED_AT, owned_by: 'local-model-stand-in' };
 }
 
-function completionBody(request: ChatRequest, content: string, seq: number, fault: Fault | undefined) {
-  const promptChars = allMessagesText(request).length;
+function completionBody(request: ChatRequest, answer: Pick<Answer, 'content' | 'toolCall'>, seq: number, fault: Fault | undefined) {
+  const { content, toolCall } = answer;
+  const tools = (request as { tools?: unknown }).tools;
+  const promptChars = allMessagesText(request).length + (tools ? JSON.stringify(tools).length : 0);
   const promptTokens = Math.ceil(promptChars / 4);
-  const completionTokens = Math.ceil(content.length / 4);
+  const completionTokens = Math.ceil((content ?? JSON.stringify(toolCall ?? '')).length / 4);
+  const toolCalls = toolCall ? [{ id: toolCall.id, type: 'function', function: { name: toolCall.name, arguments: toolCall.arguments } }] : undefined;
   return {
     id: `chatcmpl-local-${String(seq).padStart(6, '0')}`,
     object: 'chat.completion',
@@ -177,9 +180,9 @@ function completionBody(request: ChatRequest, content: string, seq: number, faul
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content, refusal: null },
+        message: { role: 'assistant', content, refusal: null, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
         logprobs: null,
-        finish_reason: 'stop',
+        finish_reason: toolCalls ? 'tool_calls' : 'stop',
       },
     ],
     usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },

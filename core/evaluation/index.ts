@@ -1,0 +1,4 @@
+export * from './records';
+export * from './stats';
+export * from './report';
+export * from './report-html';

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+export const EVALUATION_ARMS = ['baseline', 'online', 'optimized'] as const;
+export type EvaluationArm = (typeof EVALUATION_ARMS)[number];
+export const EVALUATION_PHASES = ['search', 'confirmation', 'replay'] as const;
+export type EvaluationPhase = (typeof EVALUATION_PHASES)[number];
+
+/** One graded episode: what `evolution evaluate` stores per run, arm, phase, case and seed (create-only). */
+export const CaseResultSchema = z.object({
+  runId: z.string(),
+  family: z.string(),
+  arm: z.enum(EVALUATION_ARMS),
+  phase: z.enum(EVALUATION_PHASES),
+  caseId: z.string(),
+  seed: z.number().int(),
+  pass: z.boolean(),
+  quality: z.number().min(0).max(1),
+  notes: z.array(z.string()),
+  promptTokens: z.number().int().nonnegative(),
+  completionTokens: z.number().int().nonnegative(),
+  modelCalls: z.number().int().nonnegative(),
+  skillsLoaded: z.array(z.string()),
+  toolCalls: z.array(z.string()),
+  answer: z.string(),
+});
+export type CaseResult = z.infer<typeof CaseResultSchema>;
+
+/** Model cost outside the test episodes: learning the skills (reviewer) and optimizing them (reflector, evaluator). */
+export const ArmCostSchema = z.object({
+  modelCalls: z.number().int().nonnegative(),
+  promptTokens: z.number().int().nonnegative(),
+  completionTokens: z.number().int().nonnegative(),
+});
+export type ArmCost = z.infer<typeof ArmCostSchema>;
+
+/** What an arm ran with: the skills it published and the cost of getting them (create-only, once per run and arm). */
+export const ArmSetupSchema = z.object({
+  runId: z.string(),
+  arm: z.enum(EVALUATION_ARMS),
+  scopeKey: z.string().optional(),
+  skills: z.array(z.object({ name: z.string(), revisionId: z.string().optional() })),
+  cost: ArmCostSchema,
+  notes: z.array(z.string()),
+});
+export type ArmSetup = z.infer<typeof ArmSetupSchema>;
+
+/** Where a run keeps its records: evaluations/{runId}/… */
+export const evaluationKeys = {
+  caseResult: (r: Pick<CaseResult, 'runId' | 'arm' | 'phase' | 'caseId' | 'seed'>) =>
+    `evaluations/${r.runId}/cases/${r.arm}/${r.phase}/${encodeURIComponent(r.caseId)}/seed-${r.seed}.json`,
+  armSetup: (runId: string, arm: EvaluationArm) => `evaluations/${runId}/arms/${arm}.json`,
+  reportJson: (runId: string) => `evaluations/${runId}/report.json`,
+  reportHtml: (runId: string) => `evaluations/${runId}/report.html`,
+  runPrefix: (runId: string) => `evaluations/${runId}/`,
+};
+
+/** Run ids: lower-case words, digits and dashes (they name S3 keys, scopes and workflow ids). */
+export const RunIdSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'a run id is 1-63 lower-case letters, digits and dashes, starting with a letter or digit');
