@@ -176,7 +176,7 @@ async function learnOnline(deps: EvaluationDeps, opts: EvaluationRunOptions, say
     say(`online: learning from recorded session ${session.sessionId}`);
     const started = await startLearningJob(
       { client: deps.temporal, store: deps.store, config },
-      { app: scope.app, scopeMode: 'app', sessionId: session.sessionId, events: sessionEvents(session), outcome: { status: 'success' } },
+      { app: scope.app, user: 'evaluation', scopeMode: 'app', sessionId: session.sessionId, events: sessionEvents(session), outcome: { status: 'success' } },
     );
     const outcome = await waitForLearningJob({ client: deps.temporal, store: deps.store }, started.jobWorkflowId);
     if (outcome.reviewerAnswer) {

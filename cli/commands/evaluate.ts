@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { EVALUATION_ARMS, EVALUATION_PHASES, RunIdSchema, type EvaluationArm, type EvaluationPhase, type EvaluationReport, type Interval } from '../../core/evaluation';
+import type { EvaluationArm, EvaluationPhase, EvaluationReport, Interval } from '../../core/evaluation';
 import { flag, numberFlag, UsageError } from '../args';
 import type { Command } from '../command';
 
@@ -9,7 +9,10 @@ const pct = (i: Interval) => `${(i.mean * 100).toFixed(0)}% [${(i.low * 100).toF
 
 function listOf<T extends string>(text: string | undefined, allowed: readonly T[], fallback: readonly T[], what: string): T[] {
   if (!text) return [...fallback];
-  const items = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const item of items) if (!allowed.includes(item as T)) throw new UsageError(`--${what}: "${item}" is not one of ${allowed.join(', ')}`);
   return items as T[];
 }
@@ -20,7 +23,8 @@ export function reportText(r: EvaluationReport, files: { json: string; html: str
     const vs = s.vsBaseline ? `  vs baseline ${pct(s.vsBaseline.passRate)} → ${s.vsBaseline.verdict}` : '';
     lines.push(`  ${s.arm.padEnd(9)} ${s.phase.padEnd(12)} pass ${pct(s.passRate)}  quality ${pct(s.quality)}  skill_load ${pct(s.skillLoadRate)}${vs}`);
   }
-  for (const t of r.totals) lines.push(`  cost ${t.arm.padEnd(9)} ${t.modelCalls} model calls, ${t.promptTokens} prompt + ${t.completionTokens} completion tokens (learning ${t.setup.modelCalls} calls)`);
+  for (const t of r.totals)
+    lines.push(`  cost ${t.arm.padEnd(9)} ${t.modelCalls} model calls, ${t.promptTokens} prompt + ${t.completionTokens} completion tokens (learning ${t.setup.modelCalls} calls)`);
   if (r.negativeTransfer.length) lines.push(`  negative transfer: ${r.negativeTransfer.map((n) => `${n.arm}/${n.phase}/${n.caseId}@${n.seed}`).join(', ')}`);
   lines.push(`  report: ${files.html} (JSON: ${files.json})`);
   return lines.join('\n');
@@ -48,6 +52,7 @@ export const evaluateCommands: Record<string, Command> = {
     summary: 'paired-arm evaluation of a task family: pass rate, quality, tokens and skill_load rate per arm and phase, with paired confidence intervals (docs/evaluation.md)',
     run: async (ctx) => {
       const { FAMILIES, familyNamed } = await import('../../evaluation/families');
+      const { EVALUATION_ARMS, EVALUATION_PHASES, RunIdSchema, renderReportHtml } = await import('../../core/evaluation');
       if (ctx.args.flags.has('list')) {
         ctx.out(
           FAMILIES.map((f) => ({ name: f.name, shape: f.shape, expectedEffect: f.expectedEffect, cases: f.data.cases.length, description: f.description })),
@@ -68,10 +73,13 @@ export const evaluateCommands: Record<string, Command> = {
       const phases = listOf<EvaluationPhase>(flag(ctx.args, 'phases'), EVALUATION_PHASES, EVALUATION_PHASES, 'phases');
       const seeds = numberFlag(ctx.args, 'seeds') ?? 5;
       if (!Number.isInteger(seeds) || seeds < 1 || seeds > 100) throw new UsageError('--seeds must be an integer from 1 to 100');
-      const agentModel = flag(ctx.args, 'agent-model') ?? process.env.EVOLUTION_AGENT_MODEL ?? 'evolution-local-agent';
+      const agentModel = flag(ctx.args, 'agent-model') ?? 'evolution-local-agent';
       const config = ctx.config();
       // The same command again resumes the same run: the default id is derived from what the run is.
-      const derived = `${family.name}-${createHash('sha256').update(JSON.stringify([arms, phases, seeds, agentModel, config.llm.baseURL])).digest('hex').slice(0, 10)}`;
+      const derived = `${family.name}-${createHash('sha256')
+        .update(JSON.stringify([arms, phases, seeds, agentModel, config.llm.baseURL]))
+        .digest('hex')
+        .slice(0, 10)}`;
       const parsedId = RunIdSchema.safeParse(flag(ctx.args, 'run-id') ?? derived);
       if (!parsedId.success) throw new UsageError(`--run-id: ${parsedId.error.issues[0]?.message}`);
       const runId = parsedId.data;
@@ -93,7 +101,6 @@ export const evaluateCommands: Record<string, Command> = {
           { runId, family, arms, phases, seeds, agentModel },
           progressPrinter(),
         );
-        const { renderReportHtml } = await import('../../core/evaluation');
         const dir = flag(ctx.args, 'out') ?? join('evaluation-reports', runId);
         mkdirSync(dir, { recursive: true });
         const files = { json: join(dir, 'report.json'), html: join(dir, 'report.html') };

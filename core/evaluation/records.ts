@@ -55,6 +55,4 @@ export const evaluationKeys = {
 };
 
 /** Run ids: lower-case words, digits and dashes (they name S3 keys, scopes and workflow ids). */
-export const RunIdSchema = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'a run id is 1-63 lower-case letters, digits and dashes, starting with a letter or digit');
+export const RunIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'a run id is 1-63 lower-case letters, digits and dashes, starting with a letter or digit');

@@ -60,11 +60,22 @@ const METRICS = {
   tokens: (r: CaseResult) => r.promptTokens + r.completionTokens,
 };
 
-const interval = (results: readonly CaseResult[], metric: keyof typeof METRICS) => tInterval([...perSeed(results, METRICS[metric]).values()]);
-const paired = (arm: readonly CaseResult[], base: readonly CaseResult[], metric: keyof typeof METRICS) =>
-  tInterval(pairedDifferences(perSeed(arm, METRICS[metric]), perSeed(base, METRICS[metric])));
+/** Rates live in [0, 1] and their differences in [-1, 1]: a t-interval reaching past them is cut there. */
+const RATES = new Set<keyof typeof METRICS>(['passRate', 'quality', 'skillLoadRate']);
+const within = (i: Interval, low: number, high: number): Interval => ({ ...i, low: Math.max(low, i.low), high: Math.min(high, i.high) });
 
-export function buildReport(input: Omit<EvaluationReport, 'summaries' | 'cases' | 'negativeTransfer' | 'totals'> & { results: CaseResult[]; setups: ArmSetup[] }): EvaluationReport {
+const interval = (results: readonly CaseResult[], metric: keyof typeof METRICS) => {
+  const i = tInterval([...perSeed(results, METRICS[metric]).values()]);
+  return RATES.has(metric) ? within(i, 0, 1) : within(i, 0, Infinity);
+};
+const paired = (arm: readonly CaseResult[], base: readonly CaseResult[], metric: keyof typeof METRICS) => {
+  const i = tInterval(pairedDifferences(perSeed(arm, METRICS[metric]), perSeed(base, METRICS[metric])));
+  return RATES.has(metric) ? within(i, -1, 1) : i;
+};
+
+export function buildReport(
+  input: Omit<EvaluationReport, 'summaries' | 'cases' | 'negativeTransfer' | 'totals'> & { results: CaseResult[]; setups: ArmSetup[] },
+): EvaluationReport {
   const { results, setups, ...head } = input;
   const of = (arm: EvaluationArm, phase: EvaluationPhase) => results.filter((r) => r.arm === arm && r.phase === phase);
   const summaries: ArmPhaseSummary[] = [];

@@ -114,7 +114,7 @@ function taskInputs(text: string): Record<string, unknown> {
     const value: unknown = JSON.parse(block);
     return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
   } catch {
-    throw contractViolation('the task\'s ```json inputs block is not JSON');
+    throw contractViolation("the task's ```json inputs block is not JSON");
   }
 }
 

@@ -12,10 +12,7 @@ export const flakyReport: Family = {
   description: 'fetch a revenue report from a service that times out before it answers',
   expectedEffect: 'helps',
   data: familyData('flaky-report', raw),
-  tools: [
-    stringTool('fetch_report', 'Fetch a quarterly revenue report.', ['report_id']),
-    stringTool('publish_summary', 'Publish the summary of a fetched report.', ['report_id']),
-  ],
+  tools: [stringTool('fetch_report', 'Fetch a quarterly revenue report.', ['report_id']), stringTool('publish_summary', 'Publish the summary of a fetched report.', ['report_id'])],
   task: (c) => taskPrompt('Fetch the quarterly revenue report with `fetch_report` and tell me its revenue.', c.inputs),
   world(c, seed) {
     let failuresLeft = timeouts(c.id, seed);

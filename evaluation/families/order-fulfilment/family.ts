@@ -52,7 +52,11 @@ export const orderFulfilment: Family = {
     return {
       pass: shipped && reported,
       quality,
-      notes: [...(shipped ? [] : ['missing: create the shipment after reserving stock']), ...(notified ? [] : ['missing: notify the customer']), ...(reported ? [] : ['missing: report the tracking number'])],
+      notes: [
+        ...(shipped ? [] : ['missing: create the shipment after reserving stock']),
+        ...(notified ? [] : ['missing: notify the customer']),
+        ...(reported ? [] : ['missing: report the tracking number']),
+      ],
     };
   },
 };
