@@ -6,6 +6,7 @@ import {
   deltaAfterCursor,
   scopeKey as scopeKeyOf,
   SessionEventsSchema,
+  INPUT_LIMITS,
   shouldReview,
   turnBefore,
   type ExistingSkill,
@@ -107,7 +108,12 @@ export interface LearningDeps {
 }
 
 export function learningActivities({ config, store, openai, recordUsage }: LearningDeps) {
+  /** The segment's events, refused before they are read when the segment says they are beyond the input bounds. */
   async function loadSegmentEvents(segment: Segment): Promise<SessionEvent[]> {
+    const tooLarge = (what: string) =>
+      ApplicationFailure.nonRetryable(`segment ${segment.segmentId}: ${what} (input bounds: docs/platform-contract.md)`, NON_RETRYABLE.inputTooLarge);
+    if (segment.payloadRef.bytes > INPUT_LIMITS.maxPayloadBytes) throw tooLarge(`stored events are ${segment.payloadRef.bytes} bytes, more than ${INPUT_LIMITS.maxPayloadBytes}`);
+    if (segment.eventCount > INPUT_LIMITS.maxEvents) throw tooLarge(`${segment.eventCount} events, more than ${INPUT_LIMITS.maxEvents}`);
     const bytes = await store.getPayload(segment.payloadRef);
     let json: unknown;
     try {
@@ -116,7 +122,17 @@ export function learningActivities({ config, store, openai, recordUsage }: Learn
       throw ApplicationFailure.nonRetryable(`segment ${segment.segmentId}: stored events are not JSON: ${(e as Error).message}`, NON_RETRYABLE.segment);
     }
     const parsed = SessionEventsSchema.safeParse(json);
-    if (!parsed.success) throw ApplicationFailure.nonRetryable(`segment ${segment.segmentId}: stored events are invalid: ${parsed.error.message}`, NON_RETRYABLE.segment);
+    if (!parsed.success) {
+      const bounds = parsed.error.issues.filter((i) => i.code === 'too_big');
+      if (bounds.length)
+        throw tooLarge(
+          bounds
+            .map((i) => `${i.path.join('.')}: ${i.message}`)
+            .slice(0, 3)
+            .join('; '),
+        );
+      throw ApplicationFailure.nonRetryable(`segment ${segment.segmentId}: stored events are invalid: ${parsed.error.message}`, NON_RETRYABLE.segment);
+    }
     return parsed.data;
   }
 

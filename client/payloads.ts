@@ -1,6 +1,6 @@
-import { redactSessionEvents, SessionEventsSchema, type PayloadRef } from '../core';
+import { INPUT_LIMITS, redactSessionEvents, SessionEventsSchema, type PayloadRef } from '../core';
 import type { SkillStore } from '../storage';
-import { parseInput } from '../core/errors';
+import { InputError, parseInput } from '../core/errors';
 
 export interface StoredEvents {
   payloadRef: PayloadRef;
@@ -14,7 +14,11 @@ export interface StoredEvents {
  * harmless). Returns the reference to put in the segment (`evolution payload put FILE`).
  */
 export async function storeSessionEvents(store: SkillStore, events: unknown): Promise<StoredEvents> {
+  // The schema's bounds run first: a message beyond them is refused before redaction reads it.
   const parsed = parseInput(SessionEventsSchema, events, 'session events');
-  const payloadRef = await store.putPayload(JSON.stringify(redactSessionEvents(parsed)));
+  const bytes = new TextEncoder().encode(JSON.stringify(redactSessionEvents(parsed)));
+  if (bytes.byteLength > INPUT_LIMITS.maxPayloadBytes)
+    throw new InputError(`session events: ${bytes.byteLength} bytes as stored, more than ${INPUT_LIMITS.maxPayloadBytes} (input bounds: docs/platform-contract.md)`);
+  const payloadRef = await store.putPayload(bytes);
   return { payloadRef, eventCount: parsed.length };
 }

@@ -9,6 +9,8 @@ export const NON_RETRYABLE = {
   store: 'NonRetryableStoreError',
   scope: 'ScopeError',
   segment: 'InvalidSegmentError',
+  /** A segment beyond the input bounds (core/input-limits.ts): fails its own job before anything is read or redacted. */
+  inputTooLarge: 'InputTooLargeError',
   rollback: 'RollbackError',
   import: 'ImportError',
   experimentRequest: 'InvalidExperimentRequest',

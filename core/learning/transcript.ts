@@ -1,6 +1,6 @@
 import type { ExistingSkill } from '../schemas/review';
 import { messageText, type SessionEvent } from '../schemas/session';
-import { boundText, truncateHead, utf8ByteLength } from '../skills/bounding';
+import { boundText, boundThrough, truncateHead, utf8ByteLength } from '../skills/bounding';
 import { redactSecrets } from '../skills/redaction';
 
 /**
@@ -43,8 +43,14 @@ export interface Transcript {
 
 export const TRANSCRIPT_DEFAULTS = { maxMessageBytes: 4000, maxArgumentBytes: 2000, maxNameBytes: 128, maxTotalBytes: 160_000 } as const;
 
-const clean = (text: string, maxBytes: number) => boundText(redactSecrets(text), maxBytes);
+/** Redacted, then bounded; a long text is cut to a few times its budget before redaction (core/skills/bounding boundThrough). */
+const clean = (text: string, maxBytes: number) => boundThrough(text, maxBytes, redactSecrets);
 
+/**
+ * Messages are cleaned (redacted and bounded) lazily, from both ends: the middle that does
+ * not fit the total budget is never redacted, so the work per job follows the budgets, not
+ * the size of the session.
+ */
 export function buildTranscript(events: readonly SessionEvent[], options: TranscriptOptions = {}): Transcript {
   const maxMessageBytes = options.maxMessageBytes ?? TRANSCRIPT_DEFAULTS.maxMessageBytes;
   const maxArgumentBytes = options.maxArgumentBytes ?? TRANSCRIPT_DEFAULTS.maxArgumentBytes;
@@ -52,40 +58,55 @@ export function buildTranscript(events: readonly SessionEvent[], options: Transc
   const maxNameBytes = options.maxNameBytes ?? TRANSCRIPT_DEFAULTS.maxNameBytes;
   const cleanName = (name: string) => clean(name.trim(), maxNameBytes);
 
+  // First pass, no redaction: which events become messages, and each tool result's tool name.
   const toolNames = new Map<string, string>();
-  const messages: TranscriptMessage[] = [];
+  const kept: Array<{ event: SessionEvent; toolName?: string }> = [];
   for (const event of events) {
     if (!options.includeSystem && (event.role === 'system' || event.role === 'developer')) continue;
     for (const call of event.tool_calls ?? []) if (call.id) toolNames.set(call.id, call.function.name);
-
-    const message: TranscriptMessage = { role: event.role, content: clean(messageText(event).trim(), maxMessageBytes) };
-    if (event.role === 'tool') {
-      const name = (event.tool_call_id !== undefined ? toolNames.get(event.tool_call_id) : undefined) ?? event.name;
-      if (name) message.toolName = cleanName(name);
-    }
-    if (event.tool_calls?.length) {
-      message.toolCalls = event.tool_calls.map((c) => ({ name: cleanName(c.function.name), arguments: clean(c.function.arguments.trim(), maxArgumentBytes) }));
-    }
-    if (message.content === '' && !message.toolCalls && !message.toolName) continue;
-    messages.push(message);
+    const toolName = event.role === 'tool' ? ((event.tool_call_id !== undefined ? toolNames.get(event.tool_call_id) : undefined) ?? event.name) : undefined;
+    const hasName = toolName !== undefined && toolName.trim() !== '';
+    if (messageText(event).trim() === '' && !event.tool_calls?.length && !hasName) continue;
+    kept.push({ event, ...(hasName ? { toolName } : {}) });
   }
-  return fitTotal(messages, maxTotalBytes);
-}
 
-function messageBytes(m: TranscriptMessage): number {
-  return utf8ByteLength(m.content) + (m.toolCalls ?? []).reduce((n, c) => n + utf8ByteLength(c.name) + utf8ByteLength(c.arguments), 0) + 32;
-}
+  const cleaned = new Map<number, { message: TranscriptMessage; bytes: number }>();
+  const cleanAt = (i: number) => {
+    let done = cleaned.get(i);
+    if (!done) {
+      const { event, toolName } = kept[i]!;
+      const message: TranscriptMessage = { role: event.role, content: clean(messageText(event).trim(), maxMessageBytes) };
+      if (toolName !== undefined) message.toolName = cleanName(toolName);
+      let bytes = utf8ByteLength(message.content) + 32;
+      if (event.tool_calls?.length) {
+        message.toolCalls = [];
+        for (const c of event.tool_calls) {
+          if (bytes > maxTotalBytes) break; // too big to be kept whatever its remaining calls hold
+          const call = { name: cleanName(c.function.name), arguments: clean(c.function.arguments.trim(), maxArgumentBytes) };
+          message.toolCalls.push(call);
+          bytes += utf8ByteLength(call.name) + utf8ByteLength(call.arguments);
+        }
+      }
+      done = { message, bytes };
+      cleaned.set(i, done);
+    }
+    return done;
+  };
 
-/** Keep the first and last messages (the task and how it ended) within half the budget each. */
-function fitTotal(messages: TranscriptMessage[], maxTotalBytes: number): Transcript {
-  const sizes = messages.map(messageBytes);
-  if (sizes.reduce((a, b) => a + b, 0) <= maxTotalBytes) return { messages };
+  // Everything fits: stop cleaning as soon as it does not.
+  let total = 0;
+  let i = 0;
+  for (; i < kept.length && total <= maxTotalBytes; i++) total += cleanAt(i).bytes;
+  if (i === kept.length && total <= maxTotalBytes) return { messages: kept.map((_, k) => cleanAt(k).message) };
+
+  // Keep the first and last messages (the task and how it ended) within half the budget each.
   const half = Math.floor(maxTotalBytes / 2);
   let head = 0;
-  for (let used = 0; head < messages.length && used + sizes[head] <= half; head++) used += sizes[head];
-  let tail = messages.length;
-  for (let used = 0; tail > head && used + sizes[tail - 1] <= half; tail--) used += sizes[tail - 1];
-  return { messages: [...messages.slice(0, head), ...messages.slice(tail)], omitted: { atIndex: head, count: tail - head } };
+  for (let used = 0; head < kept.length && used + cleanAt(head).bytes <= half; head++) used += cleanAt(head).bytes;
+  let tail = kept.length;
+  for (let used = 0; tail > head && used + cleanAt(tail - 1).bytes <= half; tail--) used += cleanAt(tail - 1).bytes;
+  const pick = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => cleanAt(from + k).message);
+  return { messages: [...pick(0, head), ...pick(tail, kept.length)], omitted: { atIndex: head, count: tail - head } };
 }
 
 /** Plain-text rendering for the reviewer prompt. */

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { OutcomeSchema, SessionEventsSchema } from './session';
+import { INPUT_LIMITS, OutcomeSchema, SessionEventsSchema } from './session';
 import { ScopeKeySchema, ScopeModeSchema } from './scope';
 
 /** Reference to a claim-checked payload stored at `payloads/{sha256}`. */
 export const PayloadRefSchema = z.object({
   sha256: z.string().regex(/^[0-9a-f]{64}$/, 'payloadRef.sha256 must be 64 lowercase hex characters'),
-  bytes: z.number().int().nonnegative(),
+  bytes: z.number().int().nonnegative().max(INPUT_LIMITS.maxPayloadBytes, `payloadRef.bytes: stored events larger than ${INPUT_LIMITS.maxPayloadBytes} bytes`),
 });
 export type PayloadRef = z.infer<typeof PayloadRefSchema>;
 
@@ -41,7 +41,7 @@ export const SegmentSchema = z.object({
   /** Derived from (scopeMode, app, user) by the client; see core/skills/scope-key. */
   scopeKey: ScopeKeySchema,
   payloadRef: PayloadRefSchema,
-  eventCount: z.number().int().nonnegative(),
+  eventCount: z.number().int().nonnegative().max(INPUT_LIMITS.maxEvents, `eventCount: more than ${INPUT_LIMITS.maxEvents} events in one segment`),
   /** Stable identity of the segment (hash of session identity + payload), used for dedup. */
   segmentId: z.string(),
 });

@@ -1,14 +1,19 @@
 import { z } from 'zod';
+import { INPUT_LIMITS } from '../input-limits';
+
+export { INPUT_LIMITS } from '../input-limits';
+
+const boundedString = (what: string) => z.string().max(INPUT_LIMITS.maxStringChars, `${what} longer than ${INPUT_LIMITS.maxStringChars} characters`);
 
 /** An ISO-8601 timestamp with offset, e.g. 2026-11-29T10:00:00Z. */
 export const IsoTimestampSchema = z.iso.datetime({ offset: true, message: 'timestamp must be an ISO-8601 date-time' });
 
 export const ToolCallSchema = z.object({
-  id: z.string().optional(),
+  id: boundedString('tool call id').optional(),
   type: z.literal('function').optional(),
   function: z.object({
-    name: z.string().min(1, 'tool call function name must not be empty'),
-    arguments: z.string().default(''),
+    name: boundedString('tool call function name').min(1, 'tool call function name must not be empty'),
+    arguments: boundedString('tool call arguments').default(''),
   }),
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;
@@ -33,14 +38,14 @@ export function jsonDepthExceeds(value: unknown, max: number): boolean {
 }
 
 const ContentPartSchema = z
-  .object({ type: z.string(), text: z.string().optional() })
+  .object({ type: z.string(), text: boundedString('content part text').optional() })
   .loose()
   .superRefine((part, ctx) => {
     if (jsonDepthExceeds(part, MAX_CONTENT_PART_DEPTH)) ctx.addIssue({ code: 'custom', message: `content part nested deeper than ${MAX_CONTENT_PART_DEPTH} levels` });
   });
 
 /** Text content, or the OpenAI content-part array (only text parts are kept for review). */
-const MessageContentSchema = z.union([z.string(), z.array(ContentPartSchema), z.null()]);
+const MessageContentSchema = z.union([boundedString('message content'), z.array(ContentPartSchema), z.null()]);
 
 /**
  * One session event: an OpenAI Chat Completions message plus an optional timestamp.
@@ -49,14 +54,14 @@ const MessageContentSchema = z.union([z.string(), z.array(ContentPartSchema), z.
 export const SessionEventSchema = z.object({
   role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
   content: MessageContentSchema.optional(),
-  name: z.string().optional(),
-  tool_calls: z.array(ToolCallSchema).optional(),
-  tool_call_id: z.string().optional(),
+  name: boundedString('message name').optional(),
+  tool_calls: z.array(ToolCallSchema).max(INPUT_LIMITS.maxToolCalls, `more than ${INPUT_LIMITS.maxToolCalls} tool calls in one message`).optional(),
+  tool_call_id: boundedString('tool_call_id').optional(),
   timestamp: IsoTimestampSchema.optional(),
 });
 export type SessionEvent = z.infer<typeof SessionEventSchema>;
 
-export const SessionEventsSchema = z.array(SessionEventSchema);
+export const SessionEventsSchema = z.array(SessionEventSchema).max(INPUT_LIMITS.maxEvents, `more than ${INPUT_LIMITS.maxEvents} events in one segment`);
 
 export const OutcomeStatusSchema = z.enum(['success', 'partial', 'fail', 'agent_error']);
 export type OutcomeStatus = z.infer<typeof OutcomeStatusSchema>;

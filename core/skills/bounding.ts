@@ -6,11 +6,16 @@
 
 /** UTF-8 byte length without allocating (lone surrogates count as U+FFFD, 3 bytes, as TextEncoder does). */
 export function utf8ByteLength(text: string): number {
+  // Allocation-free: it also measures the multi-megabyte texts bounds exist for.
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
-    const width = codeUnitWidth(text, i);
-    bytes += width.bytes;
-    i += width.units - 1;
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (isHighSurrogate(c) && i + 1 < text.length && isLowSurrogate(text.charCodeAt(i + 1))) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
   }
   return bytes;
 }
@@ -109,4 +114,45 @@ function isHighSurrogate(c: number): boolean {
 
 function isLowSurrogate(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;
+}
+
+/**
+ * How many times its budget a text keeps before a pass whose cost grows with its input
+ * (credential redaction); the final cut to the budget comes after that pass.
+ */
+export const PRE_CUT_FACTOR = 4;
+/** Bytes dropped next to a pre-cut edge when they would otherwise be shown: a secret cut there may no longer be recognisable. */
+const PRE_CUT_EDGE_BYTES = 256;
+
+/**
+ * `transform(text)` bounded to `maxBytes` like boundText, at a cost that grows with the
+ * budget instead of the input: a text longer than PRE_CUT_FACTOR × maxBytes is first cut to
+ * its head and tail at that size, each transformed on its own, and then cut to the budget.
+ * The pre-cut edges fall in the middle that the final cut drops (and bytes next to an edge
+ * are never shown), so for a transform whose matches are shorter than the margin the result
+ * is boundText(transform(text), maxBytes) up to the marker, which counts original bytes.
+ */
+export function boundThrough(text: string, maxBytes: number, transform: (part: string) => string, options: BoundOptions = {}): string {
+  assertByteLimit(maxBytes);
+  const preCutBytes = PRE_CUT_FACTOR * maxBytes;
+  if (text.length <= preCutBytes) return boundText(transform(text), maxBytes, options);
+  const headRatio = options.headRatio ?? 0.75;
+  if (!(headRatio >= 0 && headRatio <= 1)) throw new RangeError('headRatio must be in [0, 1]');
+
+  const rawHeadEnd = prefixEnd(text, Math.floor(preCutBytes * headRatio));
+  const rawTailStart = Math.max(rawHeadEnd, suffixStart(text, preCutBytes - Math.floor(preCutBytes * headRatio)));
+  const total = utf8ByteLength(text);
+  const head = transform(text.slice(0, rawHeadEnd));
+  const tail = transform(text.slice(rawTailStart));
+
+  const markerBudget = utf8ByteLength(truncationMarker(total));
+  if (maxBytes < markerBudget + 2) return head.slice(0, prefixEnd(head, maxBytes));
+  const budget = maxBytes - markerBudget;
+  const headBudget = Math.floor(budget * headRatio);
+  const headBytes = utf8ByteLength(head);
+  const tailBytes = utf8ByteLength(tail);
+  const keptHead = head.slice(0, prefixEnd(head, Math.min(headBudget, Math.max(0, headBytes - PRE_CUT_EDGE_BYTES))));
+  const keptTail = tail.slice(suffixStart(tail, Math.min(budget - headBudget, Math.max(0, tailBytes - PRE_CUT_EDGE_BYTES))));
+  const omitted = Math.max(0, total - utf8ByteLength(keptHead) - utf8ByteLength(keptTail));
+  return keptHead + truncationMarker(omitted) + keptTail;
 }

@@ -38,12 +38,12 @@ export function stringField(problems: Problems, path: string, v: unknown, opts: 
   return v;
 }
 
-export function numberField(problems: Problems, path: string, v: unknown, opts: { optional?: boolean; integer?: boolean; min?: number } = {}): number | undefined {
+export function numberField(problems: Problems, path: string, v: unknown, opts: { optional?: boolean; integer?: boolean; min?: number; max?: number } = {}): number | undefined {
   if (v === undefined && opts.optional) return undefined;
   const kind = opts.integer ? 'an integer' : 'a finite number';
-  const bound = opts.min === undefined ? '' : ` >= ${opts.min}`;
+  const bound = [opts.min === undefined ? '' : ` >= ${opts.min}`, opts.max === undefined ? '' : ` <= ${opts.max}`].filter(Boolean).join(' and');
   if (typeof v !== 'number' || !Number.isFinite(v) || (opts.integer && !Number.isInteger(v))) return wrong(problems, path, `${kind}${bound}`, v);
-  if (opts.min !== undefined && v < opts.min) {
+  if ((opts.min !== undefined && v < opts.min) || (opts.max !== undefined && v > opts.max)) {
     problems.push(`${path}: expected ${kind}${bound}, got ${v}`);
     return undefined;
   }

@@ -1,3 +1,4 @@
+import { INPUT_LIMITS } from '../input-limits';
 import { isScopeKey, scopeKey } from '../skills/scope-key';
 import { isObject, numberField, objectField, oneOfField, stringField, type Problems } from './fields';
 
@@ -17,11 +18,11 @@ export function checkSegment(problems: Problems, path: string, v: unknown): void
   if (key !== undefined && !isScopeKey(key))
     problems.push(`${path}.scopeKey: expected a scope key (global, apps/{app}, users/{app}/{user}), got ${JSON.stringify(key.slice(0, 100))}`);
   else if (key !== undefined) checkScopeKeyOfScope(problems, path, segment, key);
-  numberField(problems, `${path}.eventCount`, segment.eventCount, { integer: true, min: 0 });
+  numberField(problems, `${path}.eventCount`, segment.eventCount, { integer: true, min: 0, max: INPUT_LIMITS.maxEvents });
   const ref = objectField(problems, `${path}.payloadRef`, segment.payloadRef);
   if (ref) {
     if (typeof ref.sha256 !== 'string' || !SHA256.test(ref.sha256)) problems.push(`${path}.payloadRef.sha256: expected 64 lowercase hex characters`);
-    numberField(problems, `${path}.payloadRef.bytes`, ref.bytes, { integer: true, min: 0 });
+    numberField(problems, `${path}.payloadRef.bytes`, ref.bytes, { integer: true, min: 0, max: INPUT_LIMITS.maxPayloadBytes });
   }
   if (segment.outcome !== undefined && !isObject(segment.outcome)) objectField(problems, `${path}.outcome`, segment.outcome);
 }

@@ -57,9 +57,9 @@ describe('workflow input checks (plain functions run first by every workflow)', 
     expect(checkLearningJobInput({})).toEqual(['segment: expected an object, got missing']);
     expect(checkLearningJobInput({ segment: { ...segment, eventCount: -1, scopeKey: 'apps/../x', payloadRef: { sha256: 'AB', bytes: 1.5 } } })).toEqual([
       'segment.scopeKey: expected a scope key (global, apps/{app}, users/{app}/{user}), got "apps/../x"',
-      'segment.eventCount: expected an integer >= 0, got -1',
+      'segment.eventCount: expected an integer >= 0 and <= 10000, got -1',
       'segment.payloadRef.sha256: expected 64 lowercase hex characters',
-      'segment.payloadRef.bytes: expected an integer >= 0, got a number',
+      'segment.payloadRef.bytes: expected an integer >= 0 and <= 16777216, got a number',
     ]);
     expect(checkApprovalInput({})).toEqual(['revision: expected an object, got missing']);
     expect(checkApprovalInput({ revision: { scopeKey: 'a', skillId: '', revisionId: null }, source: 'cron' })).toEqual([
