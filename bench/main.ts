@@ -12,7 +12,7 @@ import { infraEnv, infraUp } from '../infra';
 import type { BenchContext, BenchFigures } from './support/types';
 import { runToExit } from '../runtime/exit';
 
-export const BENCHMARKS = ['scale', 'scope-size', 'throughput', 'activities', 's3-client', 'start-up', 'gepa'] as const;
+export const BENCHMARKS = ['scale', 'scope-size', 'throughput', 'activities', 's3-client', 'start-up', 'gepa', 'transcript'] as const;
 /** Run only when named: `cluster` brings up the local cluster (and builds its server on a machine's first run). */
 const ON_REQUEST = ['cluster'] as const;
 
