@@ -1,30 +1,9 @@
-/** Minimal flag parsing: `--name value`, `--flag` (boolean), positionals in order. */
-export interface ParsedArgs {
-  positionals: string[];
-  flags: Map<string, string | true>;
-}
+import { UsageError, type ParsedArgs } from '../runtime/command-line';
 
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+export { UsageError, type ParsedArgs } from '../runtime/command-line';
 
-export function parseArgs(argv: string[], booleanFlags: readonly string[] = []): ParsedArgs {
-  const positionals: string[] = [];
-  const flags = new Map<string, string | true>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (!a.startsWith('--')) {
-      positionals.push(a);
-      continue;
-    }
-    const eq = a.indexOf('=');
-    const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
-    if (eq > 0) flags.set(name, a.slice(eq + 1));
-    else if (booleanFlags.includes(name) || name === 'json' || name === 'wait' || i + 1 >= argv.length || argv[i + 1]!.startsWith('--')) flags.set(name, true);
-    else flags.set(name, argv[++i]!);
-  }
-  return { positionals, flags };
-}
+// Reading what runtime/command-line.ts parsed: values are checked against the command's
+// options there (known flag, value present, number, choice); these say what a command needs.
 
 export function flag(args: ParsedArgs, name: string): string | undefined {
   const v = args.flags.get(name);

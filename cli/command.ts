@@ -1,5 +1,5 @@
 import type { EvolutionConfig } from '../core';
-import type { ParsedArgs } from './args';
+import type { CommandSpec, ParsedArgs } from '../runtime/command-line';
 
 export interface CommandContext {
   args: ParsedArgs;
@@ -10,8 +10,11 @@ export interface CommandContext {
   out(value: unknown, text: string | (() => string)): void;
 }
 
-export interface Command {
-  usage: string;
-  summary: string;
+/**
+ * One `evolution` command: what it takes (arguments, options: runtime/command-line.ts
+ * parses, helps, suggests and completes from this alone) and what it does. A flag not
+ * declared in `options` is a usage error, so declare every flag `run` reads.
+ */
+export interface Command extends CommandSpec {
   run(ctx: CommandContext): Promise<number | void>;
 }

@@ -1,27 +1,27 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { EvolutionConfig } from '../core';
-import { parseArgs, UsageError } from './args';
+import { parseCommandLine, processIo, usageLine, UsageError, type CommandLineIo } from '../runtime/command-line';
 import type { Command, CommandContext } from './command';
 import { COMMANDS } from './commands';
+import { REPO_ROOT } from '../infra/paths';
 import { endQuietlyOnBrokenPipe, exitWhenFlushed } from '../runtime/exit';
 
-function help(): string {
-  const width = Math.max(...Object.values(COMMANDS).map((c) => c.usage.length));
-  return ['usage: evolution <command> [options]   (every command takes --json)', '', ...Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`)].join('\n');
+const SUMMARY =
+  'Skill evolution on Temporal: agents learn skills from their sessions under governance, and GEPA experiments optimize them offline. Every command takes --json; `evolution COMMAND --help` says what it takes.';
+
+/** The package's version (package.json at the checkout's root, for the sources and for dist/ alike). */
+function version(): string {
+  return (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 /** Runs one CLI invocation and returns the exit code (non-zero on any error). */
-export async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (!name || name === 'help' || name === '--help' || name === '-h') {
-    console.log(help());
-    return name ? 0 : 2;
-  }
-  const command: Command | undefined = COMMANDS[name];
-  if (!command) {
-    console.error(`unknown command "${name}"\n\n${help()}`);
-    return 2;
-  }
-  const args = parseArgs(rest);
+export async function main(argv: string[], io: CommandLineIo = processIo()): Promise<number> {
+  const line = parseCommandLine('evolution', COMMANDS, argv, io, { summary: SUMMARY, version: version() });
+  if ('exit' in line) return line.exit;
+  const name = line.run;
+  const args = line.args;
+  const command: Command = COMMANDS[name]!;
   const json = args.flags.get('json') === true;
   // Loaded here, not at the top: `evolution help` needs none of it (start-up time).
   const [{ loadConfig }, { infraEnv }] = await Promise.all([import('../runtime/config'), import('../infra/env')]);
@@ -54,7 +54,10 @@ export async function main(argv: string[]): Promise<number> {
       err instanceof ConfigError ||
       err instanceof ServiceUnavailableError;
     if (json) console.error(JSON.stringify({ error: err.name, message: err.message }));
-    else console.error(`evolution ${name}: ${known ? err.message : (err.stack ?? err.message)}${err instanceof UsageError ? `\nusage: evolution ${command.usage}` : ''}`);
+    else
+      console.error(
+        `evolution ${name}: ${known ? err.message : (err.stack ?? err.message)}${err instanceof UsageError ? `\nusage: ${usageLine('evolution', name, command)}` : ''}`,
+      );
     return err instanceof UsageError ? 2 : 1;
   } finally {
     await tracing?.shutdown();

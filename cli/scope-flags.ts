@@ -1,6 +1,14 @@
 import type { Scope, ScopeMode } from '../core/schemas/scope';
 import { scopeKey } from '../core/skills/scope-key';
+import type { OptionSpec } from '../runtime/command-line';
 import { flag, UsageError, type ParsedArgs } from './args';
+
+/** The options of every command that works on one scope (read by scopeFromFlags). */
+export const SCOPE_OPTIONS = {
+  app: { value: 'A', description: 'the application' },
+  user: { value: 'U', description: 'the user (with --app)' },
+  scope: { value: 'MODE', choices: ['none', 'app', 'user'], description: 'the scope; default: user with --user, app with --app, else none (global)' },
+} as const satisfies Record<string, OptionSpec>;
 
 /**
  * --scope none|app|user with --app/--user. Without --scope: user if --user is given,

@@ -1,23 +1,19 @@
 import { infraDown, infraEnv, infraStatus, infraUp, readState, type ServiceName } from './index';
 import { clusterCommand } from './cluster/cli';
 import { clusterDown } from './cluster';
+import { SERVICE_NAMES } from './state';
+import { parseCommandLine, processIo, type ParsedArgs } from '../runtime/command-line';
 import { runToExit } from '../runtime/exit';
+import { INFRA_COMMAND } from './command';
 
-const USAGE = 'usage: evolution infra up|down|status|env [--json] [--only s3,temporal,model] [--cluster]';
-
-/** `evolution infra …`: returns the process exit code. */
-export async function infraCommand(argv: string[]): Promise<number> {
-  const [action, ...rest] = argv;
-  const json = rest.includes('--json');
+/** `evolution infra ACTION [--only …] [--cluster]` as parsed (infra/command.ts): returns the process exit code. */
+export async function infraCommand(args: ParsedArgs): Promise<number> {
+  const action = args.positionals[0];
+  const json = args.flags.has('json');
   // --cluster: the local cluster (infra/cluster) instead of the dev stack; `down` stops both.
-  if (rest.includes('--cluster') && action !== 'down') return clusterCommand(action, json);
-  const onlyIdx = rest.indexOf('--only');
-  const only = onlyIdx >= 0 ? ((rest[onlyIdx + 1] ?? '').split(',').filter(Boolean) as ServiceName[]) : undefined;
-  const bad = only?.find((s) => !['s3', 'temporal', 'model'].includes(s));
-  if (bad) {
-    console.error(`unknown service "${bad}" (known: s3, temporal, model)`);
-    return 2;
-  }
+  if (args.flags.has('cluster') && action !== 'down') return clusterCommand(action, json);
+  const listed = args.flags.get('only');
+  const only = typeof listed === 'string' ? (listed.split(',').filter(Boolean) as ServiceName[]) : undefined;
   const log = (line: string) => console.error(`[infra] ${line}`);
   switch (action) {
     case 'up': {
@@ -31,7 +27,7 @@ export async function infraCommand(argv: string[]): Promise<number> {
       if (!only) await clusterDown();
       await infraDown({ only });
       if (!json) console.log('local services stopped');
-      else console.log(JSON.stringify({ stopped: only ?? ['s3', 'temporal', 'model'] }));
+      else console.log(JSON.stringify({ stopped: only ?? SERVICE_NAMES }));
       return 0;
     case 'status': {
       const status = await infraStatus();
@@ -45,20 +41,22 @@ export async function infraCommand(argv: string[]): Promise<number> {
       }
       return status.services.every((s) => s.healthy) ? 0 : 1;
     }
-    case 'env': {
+    default: {
+      // env (the parser accepts no other action)
       const env = infraEnv(readState());
       if (json) console.log(JSON.stringify(env, null, 2));
       else for (const [k, v] of Object.entries(env)) console.log(`export ${k}=${v}`);
       return 0;
     }
-    default:
-      console.error(USAGE);
-      return 2;
   }
 }
 
+// `tsx infra/cli.ts ACTION …`: the same command as `evolution infra ACTION …`, parsed by the same parser.
 if (require.main === module)
   runToExit(
-    () => infraCommand(process.argv.slice(2)),
+    async () => {
+      const line = parseCommandLine('evolution', { infra: INFRA_COMMAND }, ['infra', ...process.argv.slice(2)], processIo(), { summary: INFRA_COMMAND.summary });
+      return 'exit' in line ? line.exit : infraCommand(line.args);
+    },
     (e) => `infra: ${(e as Error).message}`,
   );

@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path';
 import { stateDir } from './paths';
 
-export type ServiceName = 's3' | 'temporal' | 'model';
+export const SERVICE_NAMES = ['s3', 'temporal', 'model'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 export interface ServiceState {
   name: ServiceName;

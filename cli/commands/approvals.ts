@@ -1,8 +1,14 @@
 import { flag, positional, requiredFlag } from '../args';
 import type { Command, CommandContext } from '../command';
 import { revisionDetails, revisionLine } from '../format';
-import { scopeKeyFromFlags } from '../scope-flags';
+import { SCOPE_OPTIONS, scopeKeyFromFlags } from '../scope-flags';
 import { storeOnly, withServices } from '../services';
+
+const REVISION = { name: 'REVISION_ID' } as const;
+const DECISION_OPTIONS = {
+  reviewer: { value: 'R', required: true, description: 'who decides (recorded with the decision)' },
+  comment: { value: 'TEXT', description: 'why, recorded with the decision' },
+} as const;
 
 async function decide(ctx: CommandContext, decision: 'approve' | 'reject') {
   const revisionId = positional(ctx.args, 0, 'REVISION_ID');
@@ -16,7 +22,7 @@ async function decide(ctx: CommandContext, decision: 'approve' | 'reject') {
 
 export const approvalCommands: Record<string, Command> = {
   pending: {
-    usage: 'pending [--app A] [--user U] [--scope none|app|user]',
+    options: SCOPE_OPTIONS,
     summary: 'list revisions waiting for approval in a scope (its open approval workflows)',
     run: async (ctx) => {
       const { listPending } = await import('../../client/approvals');
@@ -27,7 +33,7 @@ export const approvalCommands: Record<string, Command> = {
     },
   },
   show: {
-    usage: 'show REVISION_ID',
+    arguments: [REVISION],
     summary: 'a revision with its gate reports and its diff against the active one',
     run: async (ctx) => {
       const { showRevision } = await import('../../client/approvals');
@@ -35,10 +41,11 @@ export const approvalCommands: Record<string, Command> = {
       ctx.out(view, () => `${revisionDetails(view.revision)}\n\ndiff against ${view.activeRevisionId ?? 'nothing published'}:\n${view.diff}`);
     },
   },
-  approve: { usage: 'approve REVISION_ID --reviewer R [--comment C]', summary: 'approve a held revision (publishes it)', run: (ctx) => decide(ctx, 'approve') },
-  reject: { usage: 'reject REVISION_ID --reviewer R [--comment C]', summary: 'reject a held revision', run: (ctx) => decide(ctx, 'reject') },
+  approve: { arguments: [REVISION], options: DECISION_OPTIONS, summary: 'approve a held revision (publishes it)', run: (ctx) => decide(ctx, 'approve') },
+  reject: { arguments: [REVISION], options: DECISION_OPTIONS, summary: 'reject a held revision', run: (ctx) => decide(ctx, 'reject') },
   rollback: {
-    usage: 'rollback SKILL_ID [--revision REV] --reviewer R [--comment C] [--app A] [--user U] [--scope …]',
+    arguments: [{ name: 'SKILL_ID' }],
+    options: { revision: { value: 'REV', description: 'the archived revision to restore (default: the latest)' }, ...DECISION_OPTIONS, ...SCOPE_OPTIONS },
     summary: 'restore the latest archived (or the given) revision of a skill',
     run: async (ctx) => {
       const skillId = positional(ctx.args, 0, 'SKILL_ID');

@@ -3,7 +3,10 @@ import type { Command } from '../command';
 
 export const consoleCommands: Record<string, Command> = {
   console: {
-    usage: 'console [--host 127.0.0.1] [--port 8080]',
+    options: {
+      host: { value: 'HOST', description: 'address to listen on (default 127.0.0.1, or EVOLUTION_CONSOLE_HOST)' },
+      port: { value: 'PORT', number: true, description: 'port to listen on (default 8080, or EVOLUTION_CONSOLE_PORT)' },
+    },
     summary: 'the approver console: a web page to review, decide, roll back and watch experiments (users: EVOLUTION_CONSOLE_USERS)',
     run: async (ctx) => {
       const { createSkillStore } = await import('../../storage');

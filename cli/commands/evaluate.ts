@@ -48,7 +48,16 @@ function progressPrinter(): (p: { done: number; total: number; resumed: number; 
 
 export const evaluateCommands: Record<string, Command> = {
   evaluate: {
-    usage: 'evaluate --list | evaluate --family NAME [--arms baseline,online] [--phases search,confirmation,replay] [--seeds 5] [--run-id ID] [--agent-model M] [--out DIR]',
+    options: {
+      list: { description: 'list the task families' },
+      family: { value: 'NAME', description: 'the task family to evaluate (required without --list)' },
+      arms: { value: 'ARMS', description: 'comma-separated arms (default baseline,online; baseline is always run)' },
+      phases: { value: 'PHASES', description: 'comma-separated phases (default search,confirmation,replay)' },
+      seeds: { value: 'N', number: true, description: 'seeds per case, 1 to 100 (default 5)' },
+      'run-id': { value: 'ID', description: 'the run to resume or start (default: derived from the settings)' },
+      'agent-model': { value: 'M', description: 'the agent model (default evolution-local-agent)' },
+      out: { value: 'DIR', file: true, description: 'where the report goes (default evaluation-reports/RUN_ID)' },
+    },
     summary: 'paired-arm evaluation of a task family: pass rate, quality, tokens and skill_load rate per arm and phase, with paired confidence intervals (docs/evaluation.md)',
     run: async (ctx) => {
       const { FAMILIES, familyNamed } = await import('../../evaluation/families');

@@ -1,5 +1,6 @@
 import type { Command } from '../command';
 import { approvalCommands } from './approvals';
+import { completionCommands } from './completion';
 import { consoleCommands } from './console';
 import { evaluateCommands } from './evaluate';
 import { infraCommands } from './infra';
@@ -24,4 +25,5 @@ export const COMMANDS: Record<string, Command> = {
   ...operationsCommands,
   ...migrateCommands,
   ...evaluateCommands,
+  ...completionCommands,
 };

@@ -4,7 +4,7 @@ import type { JobOutcome } from '../../core/governance';
 import type { JobView } from '../../client/jobs';
 import { boolFlag, flag, numberFlag, positional, requiredFlag, type ParsedArgs } from '../args';
 import type { Command } from '../command';
-import { scopeKeyFromFlags } from '../scope-flags';
+import { SCOPE_OPTIONS, scopeKeyFromFlags } from '../scope-flags';
 import { storeOnly, withServices } from '../services';
 
 async function readEvents(path: string): Promise<unknown> {
@@ -31,7 +31,6 @@ function outcomeFromFlags(args: ParsedArgs) {
 
 export const learningCommands: Record<string, Command> = {
   worker: {
-    usage: 'worker',
     summary: 'run the main worker (all workflows and activities) until SIGINT/SIGTERM',
     run: async (ctx) => {
       const { runMainWorker } = await import('../../workers/main');
@@ -39,7 +38,17 @@ export const learningCommands: Record<string, Command> = {
     },
   },
   learn: {
-    usage: 'learn --app A --user U --session S --events FILE [--scope none|app|user] [--status success --score 0.9 --notes TEXT] [--wait]',
+    options: {
+      app: { ...SCOPE_OPTIONS.app, required: true },
+      user: { value: 'U', required: true, description: 'the user whose session this is' },
+      session: { value: 'S', required: true, description: 'the session id (segments of one session are reviewed in order)' },
+      events: { value: 'FILE', file: true, required: true, description: 'the segment: a JSON array of OpenAI chat messages' },
+      scope: SCOPE_OPTIONS.scope,
+      status: { value: 'STATUS', description: 'how the session went (e.g. success, failure)' },
+      score: { value: 'N', number: true, description: 'its score, with --status' },
+      notes: { value: 'TEXT', description: 'notes on the outcome, with --status' },
+      wait: { description: 'wait for the job and print its outcome' },
+    },
     summary: 'submit a finished session segment for review (FILE: JSON array of OpenAI chat messages)',
     run: async (ctx) => {
       const { args } = ctx;
@@ -65,7 +74,11 @@ export const learningCommands: Record<string, Command> = {
     },
   },
   jobs: {
-    usage: 'jobs [--app A] [--user U] [--scope none|app|user] [--limit 20] [--quarantined]',
+    options: {
+      ...SCOPE_OPTIONS,
+      limit: { value: 'N', number: true, description: 'at most N jobs (default 20)' },
+      quarantined: { description: 'list the deltas its sessions stepped over instead' },
+    },
     summary: "a scope's most recent learning jobs with their outcomes; --quarantined: the deltas its sessions stepped over",
     run: async (ctx) => {
       const scopeKey = scopeKeyFromFlags(ctx.args);
@@ -87,7 +100,7 @@ export const learningCommands: Record<string, Command> = {
     },
   },
   job: {
-    usage: 'job JOB_ID',
+    arguments: [{ name: 'JOB_ID' }],
     summary: 'one learning job: its workflow status and outcome (revisions, dropped candidates, quarantine reasons)',
     run: async (ctx) => {
       const jobId = positional(ctx.args, 0, 'JOB_ID');

@@ -4,7 +4,11 @@ import { storeOnly } from '../services';
 
 export const migrateCommands: Record<string, Command> = {
   migrate: {
-    usage: 'migrate scope-keys [--dry-run] [--under PREFIX[,PREFIX…]]',
+    arguments: [{ name: 'WHAT', choices: ['scope-keys'] }],
+    options: {
+      'dry-run': { description: 'list what would move; write nothing' },
+      under: { value: 'PREFIXES', description: 'comma-separated key prefixes to migrate (default: all)' },
+    },
     summary:
       'move objects stored under the scope-key mapping before issue 31 (ids spelled id-…) to the one-to-one mapping: lists what moves, then copies create-only and deletes the old objects; safe to re-run (docs/security.md)',
     run: async (ctx) => {

@@ -3,7 +3,12 @@ import type { Command } from '../command';
 
 export const operationsCommands: Record<string, Command> = {
   'codec-server': {
-    usage: 'codec-server [--port N] [--host H] [--cors-origin URL[,URL…]] [--allowed-host HOST:PORT[,…]]',
+    options: {
+      port: { value: 'PORT', number: true, description: 'port to listen on (or EVOLUTION_CODEC_PORT)' },
+      host: { value: 'HOST', description: 'address to listen on (or EVOLUTION_CODEC_HOST)' },
+      'cors-origin': { value: 'URLS', description: 'comma-separated origins of the Temporal UI allowed to call it' },
+      'allowed-host': { value: 'HOSTS', description: 'comma-separated HOST:PORT values the Host header may name' },
+    },
     summary: 'serve /decode for the Temporal UI to signed-in users (needs EVOLUTION_PAYLOAD_KEYS and the console users or OIDC)',
     run: async (ctx) => {
       // Loaded on use, like every command's modules: `evolution help` must not pay for them.

@@ -34,9 +34,16 @@ function scheduleText(s: ExperimentScheduleView): string {
   ].join('\n');
 }
 
+/** client/schedules.ts OVERLAP_POLICIES, which `help` must not load (@temporalio/client); a unit test holds them equal. */
+export const SCHEDULE_OVERLAP_POLICIES = ['skip', 'buffer_one', 'buffer_all', 'cancel_other', 'terminate_other', 'allow_all'] as const;
+
 export const optimizeCommands: Record<string, Command> = {
   optimize: {
-    usage: 'optimize --request FILE [--wait] [--iterations-per-run N]',
+    options: {
+      request: { value: 'FILE', file: true, required: true, description: 'the ExperimentRequest (JSON)' },
+      wait: { description: 'follow the experiment and print its result' },
+      'iterations-per-run': { value: 'N', number: true, description: 'continue-as-new after N iterations' },
+    },
     summary: 'start a GEPA experiment (FILE: ExperimentRequest JSON); --wait prints its result',
     run: async (ctx) => {
       const { readJsonFile, startExperiment, waitForExperiment } = await import('../../client/optimization');
@@ -58,7 +65,10 @@ export const optimizeCommands: Record<string, Command> = {
     },
   },
   experiment: {
-    usage: 'experiment EXPERIMENT_ID [--records]',
+    arguments: [{ name: 'EXPERIMENT_ID' }],
+    options: {
+      records: { description: 'add the iteration log, per-case evaluations and reflections' },
+    },
     summary:
       'status of an experiment: progress while running; scores, stop, promotion and submission when done; --records adds the iteration log, per-case evaluations and reflections',
     run: async (ctx) => {
@@ -80,7 +90,19 @@ ${recordsText(records)}`,
     },
   },
   schedule: {
-    usage: 'schedule create --id ID --request FILE (--cron "0 3 * * *" | --every 6h) [--overlap skip|buffer_one|…] [--note TEXT] [--paused] | list | delete ID',
+    arguments: [
+      { name: 'ACTION', choices: ['create', 'list', 'delete'] },
+      { name: 'ID', optional: true, description: 'the schedule to delete' },
+    ],
+    options: {
+      id: { value: 'ID', description: 'create: the schedule id' },
+      request: { value: 'FILE', file: true, description: 'create: the ExperimentRequest (JSON) each run starts' },
+      cron: { value: 'SPEC', description: 'create: a cron spec, e.g. "0 3 * * *"' },
+      every: { value: 'INTERVAL', description: 'create: an interval instead, e.g. 6h' },
+      overlap: { value: 'POLICY', choices: SCHEDULE_OVERLAP_POLICIES, description: 'create: what a run due while the last one runs does (default skip)' },
+      note: { value: 'TEXT', description: 'create: a note shown in the list' },
+      paused: { description: 'create: start paused' },
+    },
     summary: 'run experiments on a Temporal Schedule (dataset by id/version, parent resolved at each run)',
     run: async (ctx) => {
       const sub = positional(ctx.args, 0, 'create|list|delete');
@@ -118,7 +140,10 @@ ${recordsText(records)}`,
     },
   },
   dataset: {
-    usage: 'dataset put FILE',
+    arguments: [
+      { name: 'ACTION', choices: ['put'] },
+      { name: 'FILE', file: true },
+    ],
     summary: 'store a frozen GEPA dataset (JSON {id, version, feedback, validation, holdout}); create-only per id and version',
     run: async (ctx) => {
       const sub = positional(ctx.args, 0, 'put');
@@ -134,8 +159,17 @@ ${recordsText(records)}`,
     },
   },
   'evaluator-worker': {
-    usage:
-      'evaluator-worker [--task-queue Q] [--identity NAME] [--delay-ms N] [--case-delay-ms N] [--max-concurrent N] [--windows-file FILE] [--override CASE=SCORE[@REGEX],…] [--evaluator-version V] [--model-version V]',
+    options: {
+      'task-queue': { value: 'Q', description: 'the evaluator task queue (default EVOLUTION_EVALUATOR_TASK_QUEUE)' },
+      identity: { value: 'NAME', description: 'the worker identity' },
+      'delay-ms': { value: 'N', number: true, description: 'delay of each evaluate call' },
+      'case-delay-ms': { value: 'N', number: true, description: 'delay per case' },
+      'max-concurrent': { value: 'N', number: true, description: 'concurrent evaluate calls' },
+      'windows-file': { value: 'FILE', file: true, description: 'append one JSON line per call (identity, start, end)' },
+      override: { value: 'LIST', description: 'comma-separated CASE=SCORE[@REGEX] score overrides' },
+      'evaluator-version': { value: 'V', description: 'the evaluator version it reports' },
+      'model-version': { value: 'V', description: 'the model version it reports' },
+    },
     summary: 'run the example evaluator (simulated weather family) on the evaluator task queue until SIGINT/SIGTERM',
     run: async (ctx) => {
       const a = ctx.args;

@@ -5,7 +5,10 @@ import { storeOnly } from '../services';
 
 export const payloadCommands: Record<string, Command> = {
   payload: {
-    usage: 'payload put FILE',
+    arguments: [
+      { name: 'ACTION', choices: ['put'] },
+      { name: 'FILE', file: true },
+    ],
     summary: 'validate session events (FILE: JSON array of chat messages), redact credentials, store them at payloads/{sha256}; prints the payloadRef',
     run: async (ctx) => {
       const { InputError } = await import('../../core/errors');

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { positional } from '../args';
 import type { Command } from '../command';
-import { scopeFromFlags, scopeKeyFromFlags } from '../scope-flags';
+import { SCOPE_OPTIONS, scopeFromFlags, scopeKeyFromFlags } from '../scope-flags';
 import { storeOnly, withServices } from '../services';
 
 export const skillCommands: Record<string, Command> = {
   skills: {
-    usage: 'skills [--app A] [--user U] [--scope none|app|user]',
+    options: SCOPE_OPTIONS,
     summary: 'the published skills agents of a scope see now (name and description)',
     run: async (ctx) => {
       const { SkillRepository } = await import('../../client/skill-repository');
@@ -15,7 +15,8 @@ export const skillCommands: Record<string, Command> = {
     },
   },
   skill: {
-    usage: 'skill NAME [--app A] [--user U] [--scope …]',
+    arguments: [{ name: 'NAME' }],
+    options: SCOPE_OPTIONS,
     summary: 'the SKILL.md an agent loads for one skill',
     run: async (ctx) => {
       const { SkillRepository } = await import('../../client/skill-repository');
@@ -24,7 +25,8 @@ export const skillCommands: Record<string, Command> = {
     },
   },
   'import-skill': {
-    usage: 'import-skill FILE [--app A] [--user U] [--scope …]',
+    arguments: [{ name: 'FILE', file: true, description: 'a SKILL.md' }],
+    options: SCOPE_OPTIONS,
     summary: 'publish a hand-written SKILL.md as an unmanaged skill (visible, never modified by evolution); needs a running worker',
     run: async (ctx) => {
       const file = positional(ctx.args, 0, 'FILE');
@@ -38,7 +40,7 @@ export const skillCommands: Record<string, Command> = {
     },
   },
   metrics: {
-    usage: 'metrics [--app A] [--user U] [--scope …]',
+    options: SCOPE_OPTIONS,
     summary: 'governance counters of a scope (candidates, revisions, promoted, rejected, held, shadow)',
     run: async (ctx) => {
       const { scopeMetrics } = await import('../../client/metrics');

@@ -1,6 +1,6 @@
 import { flag, UsageError } from '../args';
 import type { Command } from '../command';
-import { scopeKeyFromFlags } from '../scope-flags';
+import { SCOPE_OPTIONS, scopeKeyFromFlags } from '../scope-flags';
 import { storeOnly } from '../services';
 import type { OutcomeRates, UsageReport } from '../../core/usage';
 import { parseDuration } from '../../core/duration';
@@ -39,7 +39,11 @@ function windowFlag(text: string | undefined): number | undefined {
 
 export const usageCommands: Record<string, Command> = {
   usage: {
-    usage: 'usage [--app A] [--user U] [--scope …] [--skill NAME] [--window 7d]',
+    options: {
+      ...SCOPE_OPTIONS,
+      skill: { value: 'NAME', description: 'only this skill' },
+      window: { value: 'DURATION', description: 'flag skills not loaded over this window, e.g. 7d (default 7d)' },
+    },
     summary: 'which skills sessions loaded, per revision: load rate, success with and without; flags published skills not loaded over the window',
     run: async (ctx) => {
       const windowMs = windowFlag(flag(ctx.args, 'window'));

@@ -85,7 +85,7 @@ describe('evolution CLI (learning and approvals)', () => {
 
     const missing = await evolution(['learn', '--user', 'u', '--session', 's', '--events', bad]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('--app is required');
+    expect(missing.stderr).toContain('evolution learn: --app A is required');
 
     const config = await evolution(['pending', '--app', 'a'], { EVOLUTION_MIN_TOOL_CALLS: 'four' });
     expect(config.code).toBe(1);
