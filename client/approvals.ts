@@ -118,9 +118,18 @@ export async function listSkillRevisions(store: SkillStore, scopeKey: string, sk
  * is no longer open, or no worker answered within `waitMs`: a query needs a worker).
  */
 export async function approvalDeadline(client: Client, revisionId: string, waitMs = 2_000): Promise<string | undefined> {
+  return (await approvalExpiry(client, revisionId, waitMs))?.deadline;
+}
+
+/**
+ * The deadline and what it does (promote or reject; approvals started before the setting
+ * report none and promote), or undefined as approvalDeadline.
+ */
+export async function approvalExpiry(client: Client, revisionId: string, waitMs = 2_000): Promise<{ deadline: string; action: 'promote' | 'reject' } | undefined> {
   try {
     const handle = client.workflow.getHandle<ApprovalWorkflow>(approvalWorkflowId(revisionId));
-    return (await client.withDeadline(Date.now() + waitMs, () => handle.query(approvalStatusQuery))).deadline;
+    const status = await client.withDeadline(Date.now() + waitMs, () => handle.query(approvalStatusQuery));
+    return status.deadline ? { deadline: status.deadline, action: status.expiryAction ?? 'promote' } : undefined;
   } catch {
     return undefined;
   }

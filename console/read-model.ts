@@ -9,7 +9,7 @@ import { scopeKey as scopeKeyOf, ScopeSchema } from '../core';
 import { mapLimit, type SkillStore } from '../storage';
 import { experimentReader, type EvaluationRecord, type ExperimentRecord } from '../storage/experiment-records';
 import {
-  approvalDeadline,
+  approvalExpiry,
   decideRevision,
   listOpenApprovals,
   listSkillRevisions,
@@ -46,6 +46,12 @@ export interface PendingItem {
   source: Revision['source'];
   createdAt: string;
   expiresAt?: string;
+  /** What the deadline does: publish (promote) or reject. */
+  expiryAction?: 'promote' | 'reject';
+  /** Why it waits for a person: the human gate's reasons (policy, risk tier). */
+  heldBecause: string[];
+  /** The risk tier (absent on revisions written before risk tiers). */
+  risk?: 'low' | 'high';
 }
 
 const READS = 8;
@@ -109,7 +115,7 @@ export async function pendingFor(deps: ConsoleDeps, user: ConsoleUser, opts: { d
   const rows = await mapLimit(open, READS, async (a): Promise<PendingItem | undefined> => {
     const r = await deps.store.readRevision(a.scopeKey, a.skillId, a.revisionId);
     if (!r || r.status !== 'pending_approval') return undefined;
-    const expiresAt = opts.deadlines === false ? undefined : await approvalDeadline(deps.client, r.id);
+    const expiry = opts.deadlines === false ? undefined : await approvalExpiry(deps.client, r.id);
     return {
       revisionId: r.id,
       scopeKey: r.scopeKey,
@@ -118,7 +124,9 @@ export async function pendingFor(deps: ConsoleDeps, user: ConsoleUser, opts: { d
       action: r.action,
       source: r.source,
       createdAt: r.createdAt,
-      ...(expiresAt ? { expiresAt } : {}),
+      heldBecause: r.human?.reasons ?? [],
+      ...(r.risk ? { risk: r.risk.tier } : {}),
+      ...(expiry ? { expiresAt: expiry.deadline, expiryAction: expiry.action } : {}),
     };
   });
   return rows.filter((r): r is PendingItem => r !== undefined).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.revisionId.localeCompare(b.revisionId));

@@ -23,8 +23,11 @@ export function pendingRoutes(deps: ConsoleDeps) {
           <td>${i.scopeKey}</td>
           <td>${i.action}</td>
           <td>${i.source === 'gepa' ? 'GEPA' : i.source}</td>
+          <td class="held-because">${i.risk === 'high' ? html`<strong>high risk</strong>` : ''} ${i.heldBecause.map((r) => html`<div>${r}</div>`)}</td>
           <td title="${i.createdAt}">${ago(i.createdAt)}</td>
-          <td>${i.expiresAt ? html`<span title="${i.expiresAt}">${ago(i.expiresAt)}</span>` : 'never (waits for a person)'}</td>
+          <td>
+            ${i.expiresAt ? html`${i.expiryAction === 'reject' ? 'rejected' : 'published'} <span title="${i.expiresAt}">${ago(i.expiresAt)}</span>` : 'never (waits for a person)'}
+          </td>
         </tr>`,
     );
     return c.html(
@@ -38,8 +41,9 @@ export function pendingRoutes(deps: ConsoleDeps) {
                   <th>Scope</th>
                   <th>Action</th>
                   <th>Source</th>
+                  <th>Why it waits</th>
                   <th>Held</th>
-                  <th>Auto-promotes</th>
+                  <th>At the deadline</th>
                 </tr>
               </thead>
               <tbody>

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideRevision } from '../../client/approvals';
+import { revisionLine } from '../../cli/format';
+import { pendingFor } from '../../console/read-model';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { SkillRepository } from '../../client/skill-repository';
 import type { EvolutionConfig, SessionEvent } from '../../core';
@@ -93,6 +95,18 @@ describe('risk-tiered human gate under create_only', () => {
     expect(risky.revision.human!.reasons).toContain('high risk, held for a person: adds a URL: "https://status.example.com/v1/weather"');
     const repo = new SkillRepository(store, { mode: 'app', app });
     expect((await repo.load('weather-brief')).revisionId).toBe(created.summary.revisionId); // nothing changed
+
+    // The approver sees why it waits: the console's Pending page reads these items; the CLI prints the same reasons.
+    const approver = { name: 'alice', role: 'approver' as const, scopes: [risky.scopeKey] };
+    const consoleDeps = { client: createOnly.client, store, config: createOnly.config };
+    let item: Awaited<ReturnType<typeof pendingFor>>[number] | undefined;
+    // The open approvals come from a visibility query, which follows the workflow start within moments.
+    for (let i = 0; i < 50 && !item; i++) {
+      item = (await pendingFor(consoleDeps, approver)).find((p) => p.revisionId === risky.summary.revisionId);
+      if (!item) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(item).toMatchObject({ risk: 'high', heldBecause: risky.revision.human!.reasons });
+    expect(revisionLine(risky.revision)).toContain('    held: high risk, held for a person: adds a URL: "https://status.example.com/v1/weather"');
 
     // The same skill with one more plain tool: nothing a person must see; published by the job.
     await decideRevision(deps, risky.summary.revisionId, { decision: 'reject', reviewer: 'alice' });
