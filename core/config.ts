@@ -240,6 +240,3 @@ export function parseConfig(env: Record<string, string | undefined>): EvolutionC
     },
   };
 }
-
-/** Names and defaults, for docs/configuration.md and `evolution config`. */
-export const CONFIG_VARIABLES: readonly EnvName[] = Object.keys(ENV) as EnvName[];

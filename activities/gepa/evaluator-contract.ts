@@ -1,6 +1,6 @@
 import type { EvaluateActivityInput, EvaluateActivityOutput, EvaluatorDescription } from '../../core';
 
-export { ACTIVITY_NOT_REGISTERED, DESCRIBE_ACTIVITY_NAME, EVALUATE_ACTIVITY_NAME, INVALID_EVALUATOR_INPUT } from '../../core/gepa/evaluator-contract';
+export { ACTIVITY_NOT_REGISTERED, INVALID_EVALUATOR_INPUT } from '../../core/gepa/evaluator-contract';
 
 /**
  * The application's evaluator activities (docs/evaluator-contract.md). They run on the

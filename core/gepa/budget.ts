@@ -80,10 +80,6 @@ export function reservedCalls(budget: MetricBudget): number {
   return budget.holdoutReserve + (budget.selectionReserve ?? 0);
 }
 
-export function remainingMetricCalls(budget: MetricBudget): number {
-  return budget.max - budget.used;
-}
-
 /** Rule 3: the worst case of one more iteration fits beside the Holdout reserve. */
 export function canStartIteration(budget: MetricBudget): boolean {
   return budget.used + budget.iterationCost + reservedCalls(budget) <= budget.max;

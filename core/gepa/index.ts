@@ -10,7 +10,6 @@ export {
   holdoutReserve,
   minibatchSize,
   planBudget,
-  remainingMetricCalls,
   reservedCalls,
   spendMetricCalls,
   searchStopReason as budgetStopReason,

@@ -50,11 +50,6 @@ export function numberField(problems: Problems, path: string, v: unknown, opts: 
   return v;
 }
 
-export function booleanField(problems: Problems, path: string, v: unknown, opts: { optional?: boolean } = {}): boolean | undefined {
-  if (v === undefined && opts.optional) return undefined;
-  return typeof v === 'boolean' ? v : wrong(problems, path, 'true or false', v);
-}
-
 export function oneOfField<T extends string>(problems: Problems, path: string, v: unknown, allowed: readonly T[], opts: { optional?: boolean } = {}): T | undefined {
   if (v === undefined && opts.optional) return undefined;
   return typeof v === 'string' && (allowed as readonly string[]).includes(v) ? (v as T) : wrong(problems, path, `one of ${allowed.join(', ')}`, v);

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CONFIG_VARIABLES } from '../../core';
+import { parseConfig } from '../../core';
 import { REPO_ROOT } from '../../infra/paths';
 import { parseDockerfile, stageEnv } from '../support/dockerfile';
 import { objects, renderAll } from '../support/kubernetes';
@@ -72,7 +72,9 @@ function files(dir: string): string[] {
 
 /** `env.NAME`, `env['NAME']`, `process.env.NAME`, `merged.NAME` in our sources, plus the config loader's names. */
 function variablesTheCodeReads(): Set<string> {
-  const read = new Set<string>(CONFIG_VARIABLES);
+  const read = new Set<string>();
+  // The names parseConfig looks up, as it looks them up.
+  parseConfig(new Proxy({}, { get: (_, name) => void (typeof name === 'string' && read.add(name)) }));
   const pattern = /\b(?:env|merged)(?:\.([A-Z][A-Z0-9_]+)\b|\[['"]([A-Z][A-Z0-9_]+)['"]\])/g;
   for (const file of SOURCE_DIRS.flatMap((d) => files(join(REPO_ROOT, d)))) {
     for (const m of readFileSync(file, 'utf8').matchAll(pattern)) read.add((m[1] ?? m[2])!);
