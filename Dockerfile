@@ -2,7 +2,8 @@
 # the CLI; the command picks the role (`node bin/evolution.js worker`, `… evaluator-worker`,
 # `… console`, `… learn …`). docs/deploy.md shows it in compose and Kubernetes.
 #
-# Stages: `deps` installs the production dependencies alone (cached until the lock file
+# Stages: `deps` installs the production dependencies alone (the lock file names the client
+# library's workspace, so its package.json comes too) (cached until the lock file
 # changes); `build` installs everything and compiles dist/ with the prebuilt workflow bundle
 # (npm run build), so no process compiles TypeScript or runs webpack when it starts;
 # `runtime` copies only what runs, on the Node.js LTS (runtime/node-lts.js), as a non-root
@@ -13,11 +14,13 @@
 FROM node:26.12.1-trixie-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY client/package.json ./client/
 RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:26.12.1-trixie-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY client/package.json ./client/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build

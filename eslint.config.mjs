@@ -87,7 +87,7 @@ function layerRule(layer, allowed) {
 }
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.evolution/**', 'dist/**', 'schemas/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  { ignores: ['node_modules/**', '.evolution/**', 'dist/**', 'client/dist/**', 'schemas/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,8 +1,16 @@
-import type OpenAI from 'openai';
 import { z } from 'zod';
 import { NotFoundError, ServiceUnavailableError } from '../core/errors';
 import { skillLoadMarker } from '../core/usage/skill-load-marker';
 import { SkillUnavailableError, type SkillRepository } from './skill-repository';
+
+/**
+ * A function tool in the OpenAI Chat Completions format (`ChatCompletionFunctionTool` of the
+ * `openai` package, which this library does not depend on): pass it in `tools`.
+ */
+export interface OpenAIFunctionTool {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
 
 const ArgsSchema = z.object({ name: z.string().min(1, 'name the skill to load') });
 
@@ -17,7 +25,7 @@ export class SkillLoadTool {
   constructor(private readonly repository: SkillRepository) {}
 
   /** The tool definition, with the current index in its description. */
-  async definition(): Promise<OpenAI.Chat.Completions.ChatCompletionFunctionTool> {
+  async definition(): Promise<OpenAIFunctionTool> {
     let skills: Awaited<ReturnType<SkillRepository['list']>> = [];
     let unavailable = false;
     try {
