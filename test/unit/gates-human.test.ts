@@ -23,6 +23,8 @@ describe('human gate', () => {
     expect(humanGate(cand('update', 'manual'), policy)).toEqual({ held: true, reasons: ['policy holds revisions from manual'] });
     expect(humanGate(cand('update', 'reviewer', 'billing-report'), policy)).toEqual({ held: true, reasons: ['skill name matches /^billing/'] });
     expect(humanGate(cand('update'), policy)).toEqual({ held: false, reasons: [] });
+    // The pattern also sees the normalised name: a zero-width space does not dodge it (issue 31).
+    expect(humanGate(cand('update', 'reviewer', 'bill\u200bing-report'), policy)).toEqual({ held: true, reasons: ['skill name matches /^billing/'] });
     expect(humanGate(cand('create'), {})).toEqual({ held: false, reasons: [] });
   });
 

@@ -50,6 +50,14 @@ describe('spec gate', () => {
     expect(specGate({ ...create({ ...good, name: 'Weather Monitor - 3 Cities' }), action: 'update' }, [ex(parent)]).passed).toBe(true);
   });
 
+  it('checks the normalised name: invisible characters make no name, look-alikes are duplicates (issue 31)', () => {
+    expect(specGate(create({ ...good, name: '\u200b\u200d\u2060' }), []).reasons).toEqual(['empty skill name']);
+    expect(specGate(create({ ...good, name: 'Weather\u200b Report' }), [ex('Weather Report')]).reasons).toEqual([
+      'duplicate of existing skill "Weather Report"; should be an update, not a create',
+    ]);
+    expect(specGate(create({ ...good, name: 'Wеаther Report' }), [ex('Weather Report')]).passed).toBe(false); // Cyrillic е, а
+  });
+
   it('fails immediately without a spec body and skips deletes', () => {
     expect(specGate(create(undefined), []).reasons).toEqual(['missing spec body']);
     expect(specGate({ action: 'delete', source: 'reviewer', targetName: 'X' }, [])).toEqual({

@@ -5,6 +5,7 @@ import { skillIdForName } from '../../skills/scope-key';
 import { renderSkillMarkdown } from '../../skills/skill-markdown-render';
 import { findGenericParent, findQuantifiedSiblingParent } from '../reconcile';
 import { existingNames, normalizeSkillName } from '../skill-names';
+import { normaliseGateText } from './normalise';
 import { SKIPPED_FOR_DELETE, type GateCandidate } from './types';
 
 /**
@@ -40,7 +41,9 @@ export function specGate(candidate: GateCandidate, existing: readonly ExistingSk
   const o = { ...SPEC_GATE_DEFAULTS, ...options };
   const reasons: string[] = [];
 
-  const name = spec.name.trim();
+  // Checked as the gates read it: a name of invisible characters is empty, and a look-alike
+  // of an existing name (a zero-width space, Cyrillic letters) is a duplicate.
+  const name = normaliseGateText(spec.name).trim();
   if (name === '') reasons.push('empty skill name');
   if ([...name].length > o.maxNameLength) reasons.push(`name longer than ${o.maxNameLength} characters`);
   if (/[\r\n]/.test(name)) reasons.push('name must be a single line');
