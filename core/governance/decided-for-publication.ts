@@ -45,8 +45,8 @@ export function publishableOf(rev: PublishableRevision): PublishableRevision {
 
 /**
  * recordRevision's result: `asWritten` when the stored revision is exactly
- * decidedForPublication of the one it was given. Markers of jobs recorded on code before
- * `1052bf8` hold the stored revision itself, which is the second case.
+ * decidedForPublication of the one it was given, else the stored copy (a retry that finds
+ * the revision moved on in its lifecycle).
  */
 export type RecordedRevision = { asWritten: true } | Revision;
 
