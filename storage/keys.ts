@@ -43,6 +43,8 @@ export const auditKey = (scopeKey: string, skillId: string, at: string, eventId:
 export const scopeIndexKey = (scopeKey: string) => `${scopePrefix(scopeKey)}index.json`;
 /** Recent rejections of the scope with the approvers' comments (core/governance/rejections), shown to the reviewer. */
 export const rejectionsKey = (scopeKey: string) => `${scopePrefix(scopeKey)}decisions/rejections.json`;
+/** Skills approvers pinned (curation never proposes to archive or merge them). */
+export const pinsKey = (scopeKey: string) => `${scopePrefix(scopeKey)}curation/pins.json`;
 /** The scope's usage counters (core/usage): one object, written only by the scope's usage workflow. */
 export const usageSummaryKey = (scopeKey: string) => `${scopePrefix(scopeKey)}usage/summary.json`;
 export const cursorKey = (scopeKey: string, sessionId: string) => `${scopePrefix(scopeKey)}sessions/${idSegment(sessionId)}/cursor.json`;

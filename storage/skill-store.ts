@@ -10,6 +10,7 @@ import { sharedS3Client, type S3Client, type S3Settings } from './s3-client';
 import { scopeIndexStore } from './scope-index-store';
 import { usageStore } from './usage-store';
 import { rejectionStore } from './rejection-store';
+import { pinStore } from './pin-store';
 
 /** Every domain operation on the bucket; each one is idempotent under Temporal retries. */
 export function skillStoreOn(objects: ObjectStore) {
@@ -24,6 +25,7 @@ export function skillStoreOn(objects: ObjectStore) {
     ...index,
     ...usageStore(objects, index),
     ...rejectionStore(objects),
+    ...pinStore(objects),
     ...cursorStore(objects),
     ...payloadStore(objects),
     ...datasetStore(objects),

@@ -11,6 +11,7 @@ import { optimizeCommands } from './optimize';
 import { payloadCommands } from './payloads';
 import { skillCommands } from './skills';
 import { usageCommands } from './usage';
+import { curationCommands } from './curation';
 
 /** Every CLI command by name; each group lives in its own file beside this one. */
 export const COMMANDS: Record<string, Command> = {
@@ -18,6 +19,7 @@ export const COMMANDS: Record<string, Command> = {
   ...approvalCommands,
   ...skillCommands,
   ...usageCommands,
+  ...curationCommands,
   ...optimizeCommands,
   ...infraCommands,
   ...payloadCommands,

@@ -25,7 +25,7 @@ export function formatUsage(r: UsageReport): string {
   return lines.join('\n');
 }
 
-function windowFlag(text: string | undefined): number | undefined {
+export function windowFlag(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   let ms: number | undefined;
   try {

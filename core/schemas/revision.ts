@@ -160,6 +160,8 @@ export const AuditActionSchema = z.enum([
   'shadow_bypass',
   'stale_parent',
   'import',
+  'pin',
+  'unpin',
 ]);
 
 /** One append-only audit entry; `id` makes writing it idempotent. */

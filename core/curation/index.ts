@@ -1,0 +1,2 @@
+export * from './preservation';
+export * from './archive';
