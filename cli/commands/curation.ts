@@ -1,12 +1,16 @@
 import { boolFlag, flag, positional, requiredFlag, UsageError } from '../args';
 import type { Command } from '../command';
-import { scopeKeyFromFlags } from '../scope-flags';
+import { SCOPE_OPTIONS, scopeKeyFromFlags } from '../scope-flags';
 import { storeOnly } from '../services';
 import { windowFlag } from './usage';
 
 export const curationCommands: Record<string, Command> = {
   curate: {
-    usage: 'curate --dry-run [--app A] [--user U] [--scope …] [--window 30d]',
+    options: {
+      ...SCOPE_OPTIONS,
+      'dry-run': { description: 'report what curation would propose; change nothing (the only mode so far)' },
+      window: { value: 'DURATION', description: 'propose archiving skills not loaded over this window, e.g. 30d (default 30d)' },
+    },
     summary: 'what curation would propose for a scope: archive skills not loaded over the window (never pinned or unmanaged ones), and what it spares',
     run: async (ctx) => {
       if (!boolFlag(ctx.args, 'dry-run')) throw new UsageError('only --dry-run is available: curation reports what it would propose and changes nothing');
@@ -22,7 +26,13 @@ export const curationCommands: Record<string, Command> = {
     },
   },
   pin: {
-    usage: 'pin NAME --reviewer R [--comment C] [--unpin] [--app A] [--user U] [--scope …]',
+    arguments: [{ name: 'NAME' }],
+    options: {
+      ...SCOPE_OPTIONS,
+      reviewer: { value: 'NAME', description: 'the approver pinning it (recorded in the audit)', required: true },
+      comment: { value: 'TEXT', description: 'why' },
+      unpin: { description: 'unpin it instead' },
+    },
     summary: 'pin a published skill (curation never proposes archiving or merging it), or unpin it; recorded in its audit under the reviewer',
     run: async (ctx) => {
       const name = positional(ctx.args, 0, 'NAME');
