@@ -3,7 +3,12 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Files that kill the shared local services (Temporal, S3) and bring them back with
 // `infra up`: they run alone, after every other file has finished.
-const SERIAL = ['test/integration/infra-restart.test.ts', 'test/integration/skill-repository-outage.test.ts', 'test/integration/reviewer-s3-outage.test.ts'];
+const SERIAL = [
+  'test/integration/infra-restart.test.ts',
+  'test/integration/skill-repository-outage.test.ts',
+  'test/integration/reviewer-s3-outage.test.ts',
+  'test/integration/storage-outage-tolerance.test.ts',
+];
 
 // The longest files (mostly waiting: worker kills and heartbeat timeouts, GEPA searches,
 // the S3 lock race) start first, so none of them starts last and stretches the run. Vitest

@@ -77,6 +77,11 @@ export interface PreparedReview {
   cursorEtag?: string | null;
   /** This worker's governance settings, recorded in history so replays see the same values. */
   governance: GovernanceSettings;
+  /**
+   * How long the job's steps after the reviewer's answer wait out storage outages
+   * (EVOLUTION_STORAGE_OUTAGE_TOLERANCE of the worker that prepared it), recorded in history.
+   */
+  storageOutageToleranceMs?: number;
 }
 
 export interface ReviewSessionInput {
@@ -255,7 +260,18 @@ export function learningActivities({ config, store, openai, recordUsage }: Learn
         const reviewedAfter: ReviewCursor = stored ? { lastReviewedAt: stored.lastReviewedAt, lastEventCount: stored.lastEventCount } : {};
         const { delta, nextCursor } = deltaAfterCursor(events, reviewedAfter);
         const policy = shouldReview(buildReviewContext(delta, { precededBy: turnBefore(events, delta) }), { minToolCalls });
-        const common = { scope, scopeKey: key, policy, deltaEventCount: delta.length, nextCursor, reviewedAfter, cursorEtag, governance };
+        const storageOutageToleranceMs = config.runtime.storageOutageToleranceMs;
+        const common = {
+          scope,
+          scopeKey: key,
+          policy,
+          deltaEventCount: delta.length,
+          nextCursor,
+          reviewedAfter,
+          cursorEtag,
+          governance,
+          ...(storageOutageToleranceMs !== undefined ? { storageOutageToleranceMs } : {}),
+        };
         if (!policy.review) return common;
         const fingerprint = deltaFingerprint(reviewedAfter, delta[0]);
         // Kept in the cursor object: no extra request (see storage/cursor-store.ts).

@@ -6,10 +6,19 @@ import type { CommandContext } from './command';
 // `evolution help` and commands that need neither start fast.
 
 /** Opens what a command needs and closes it afterwards. */
-export async function withServices<T>(ctx: CommandContext, fn: (s: { temporal: Connected; store: SkillStore }) => Promise<T>): Promise<T> {
+/**
+ * `needs`: the services checked before the command runs (default both). A command that can
+ * answer while S3 is down (the view of a job waiting for storage) checks Temporal only; its
+ * store calls then fail with the store's own one-line error.
+ */
+export async function withServices<T>(
+  ctx: CommandContext,
+  fn: (s: { temporal: Connected; store: SkillStore }) => Promise<T>,
+  needs: ('temporal' | 's3')[] = ['temporal', 's3'],
+): Promise<T> {
   const config = ctx.config();
   const { ensureReachable } = await import('../runtime/reachability');
-  await ensureReachable(config, ['temporal', 's3']);
+  await ensureReachable(config, needs);
   const { connectTemporal } = await import('../runtime/connection');
   const { createSkillStore } = await import('../storage');
   const temporal = await connectTemporal(config);

@@ -15,6 +15,48 @@ export interface JobView {
   outcome?: JobOutcome;
   /** Why the workflow failed (a malformed segment, an exhausted retry), when it did. */
   failure?: string;
+  /** A running job whose step keeps failing (storage down): what it waits for, since when, and the last failure. */
+  waiting?: JobWait;
+}
+
+export interface JobWait {
+  /** `storage` for every step but the reviewer's model call (`model`). */
+  on: 'storage' | 'model';
+  /** The step (activity) that is being retried. */
+  step: string;
+  /** When the step was first scheduled: its attempts have been failing since about then. */
+  since: string;
+  attempt: number;
+  lastFailure: string;
+}
+
+/** The model call's step; every other step of a job is storage (S3, the scope index). */
+const MODEL_STEPS = new Set(['reviewSession']);
+
+/**
+ * What a running job is waiting out, from its pending activities: a step on its second
+ * attempt or later, with the time it was first scheduled (from the job's history, which is
+ * short) — e.g. S3 down after the reviewer has answered.
+ */
+export async function jobWait(client: Client, jobId: string): Promise<JobWait | undefined> {
+  const handle = client.workflow.getHandle(jobId);
+  const { raw } = await handle.describe();
+  const retrying = (raw.pendingActivities ?? []).find((a) => (a.attempt ?? 0) > 1 && a.lastFailure);
+  if (!retrying) return undefined;
+  const step = retrying.activityType?.name ?? 'unknown';
+  let since: string | undefined;
+  for (const e of (await handle.fetchHistory()).events ?? []) {
+    const scheduled = e.activityTaskScheduledEventAttributes;
+    if (scheduled?.activityId === retrying.activityId && e.eventTime?.seconds) since = new Date(Number(e.eventTime.seconds) * 1000).toISOString();
+  }
+  const lastFailure = retrying.lastFailure?.cause?.message ?? retrying.lastFailure?.message ?? '';
+  return {
+    on: MODEL_STEPS.has(step) ? 'model' : 'storage',
+    step,
+    since: since ?? new Date(Number(retrying.scheduledTime?.seconds ?? 0) * 1000).toISOString(),
+    attempt: retrying.attempt ?? 0,
+    lastFailure,
+  };
 }
 
 const DEFAULT_LIMIT = 20;
@@ -36,6 +78,11 @@ export async function listLearningJobs(deps: { client: Client; store: SkillStore
   jobs.sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? ''));
   await Promise.all(
     jobs.map(async (job) => {
+      if (job.workflowStatus === 'RUNNING') {
+        const waiting = await jobWait(deps.client, job.jobId).catch(() => undefined);
+        if (waiting) job.waiting = waiting;
+        return;
+      }
       if (job.workflowStatus !== 'COMPLETED') return;
       job.outcome = stripRecordedAt(await deps.store.readJobOutcome(scopeKey, job.jobId));
     }),
@@ -47,13 +94,14 @@ export async function listLearningJobs(deps: { client: Client; store: SkillStore
 export async function showLearningJob(deps: { client: Client; store: SkillStore }, jobId: string): Promise<JobView> {
   const parsed = parseLearningJobWorkflowId(jobId);
   if (!parsed) throw new InputError(`not a learning job id: ${JSON.stringify(jobId)} (expected learning/{scopeKey}/{sessionId}/{segmentId})`);
-  const stored = stripRecordedAt(await deps.store.readJobOutcome(parsed.scopeKey, jobId));
+  const readStored = async () => stripRecordedAt(await deps.store.readJobOutcome(parsed.scopeKey, jobId));
   const handle = deps.client.workflow.getHandle(jobId);
   let description;
   try {
     description = await handle.describe();
   } catch (e) {
     if (!(e instanceof WorkflowNotFoundError)) throw e;
+    const stored = await readStored();
     if (!stored) throw new NotFoundError(`no learning job ${jobId} (neither in Temporal nor in the stored outcomes)`);
     return { jobId, outcome: stored };
   }
@@ -62,8 +110,16 @@ export async function showLearningJob(deps: { client: Client; store: SkillStore 
     workflowStatus: description.status.name,
     startedAt: description.startTime.toISOString(),
     closedAt: description.closeTime?.toISOString(),
-    outcome: stored,
   };
+  // A running job has no outcome yet: its view needs no storage (which may be what it waits for).
+  if (view.workflowStatus !== 'RUNNING') {
+    const stored = await readStored();
+    if (stored) view.outcome = stored;
+  }
+  if (view.workflowStatus === 'RUNNING') {
+    const waiting = await jobWait(deps.client, jobId);
+    if (waiting) view.waiting = waiting;
+  }
   if (view.workflowStatus === 'COMPLETED' && !view.outcome) view.outcome = (await handle.result()) as JobOutcome;
   if (view.workflowStatus === 'FAILED') {
     try {

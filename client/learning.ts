@@ -3,7 +3,8 @@ import { LearningJobRequestSchema, redactOutcome, SessionEventsSchema, scopeKey 
 import { publicationsOf, segmentIdFor, type JobOutcome } from '../core/governance';
 import type { SkillStore } from '../storage';
 import { SESSION_WORKFLOW, submitSegmentSignal, type SessionWorkflow } from '../core/workflow-api';
-import { InputError, parseInput } from '../core/errors';
+import { InputError, parseInput, StateError } from '../core/errors';
+import { failedJobOfSegment, retryHint } from './job-retry';
 import { storeSessionEvents } from './payloads';
 import { learningJobWorkflowId, sessionWorkflowId } from '../core/workflow-ids';
 import { searchAttributes } from '../core/search-attributes';
@@ -40,6 +41,11 @@ export async function startLearningJob(deps: { client: Client; store: SkillStore
   const outcome = redactOutcome(req.outcome);
   const segment: Segment = { app: req.app, user: req.user, sessionId: req.sessionId, scopeMode, scopeKey, outcome, payloadRef, eventCount, segmentId };
   const workflowId = sessionWorkflowId(scopeKey, req.sessionId);
+  const jobWorkflowId = learningJobWorkflowId({ scopeKey, sessionId: req.sessionId, segmentId });
+  // The session skips a segment it has seen: a segment whose job failed is named, not ignored.
+  const failed = await failedJobOfSegment(deps.client, jobWorkflowId);
+  if (failed)
+    throw new StateError(`learning job ${jobWorkflowId} of this segment already ran and ${failed === 'failed' ? 'failed' : `was ${failed}`}: ${retryHint(jobWorkflowId)}`);
   await deps.client.workflow.signalWithStart<SessionWorkflow, [Segment]>(SESSION_WORKFLOW, {
     workflowId,
     taskQueue: deps.config.temporal.taskQueue,
@@ -48,7 +54,7 @@ export async function startLearningJob(deps: { client: Client; store: SkillStore
     signalArgs: [segment],
     searchAttributes: searchAttributes({ kind: 'session', scopeKey }),
   });
-  return { sessionWorkflowId: workflowId, jobWorkflowId: learningJobWorkflowId({ scopeKey, sessionId: req.sessionId, segmentId }), segmentId, scopeKey };
+  return { sessionWorkflowId: workflowId, jobWorkflowId, segmentId, scopeKey };
 }
 
 async function countEvents(store: SkillStore, ref: { sha256: string; bytes: number }): Promise<number> {

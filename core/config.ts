@@ -93,6 +93,7 @@ const ENV = {
   EVOLUTION_EFFECTIVENESS_THRESHOLD: ratio.prefault('0.8'),
   EVOLUTION_SCOPE_MODE: z.enum(['none', 'app', 'user']).default('app'),
   EVOLUTION_SESSION_IDLE_TIMEOUT: duration.prefault('10m').refine((ms) => ms !== undefined && ms > 0, 'must be a positive duration'),
+  EVOLUTION_STORAGE_OUTAGE_TOLERANCE: duration.prefault('24h').refine((ms) => ms !== undefined && ms > 0, 'must be a positive duration'),
   EVOLUTION_WORKER_CACHE_SIZE: int.prefault('200').refine((n) => n >= 0, 'must be 0 or more'),
   EVOLUTION_S3_CA_FILE: z.string().min(1).optional(),
   EVOLUTION_OPENAI_CA_FILE: z.string().min(1).optional(),
@@ -145,6 +146,11 @@ export interface EvolutionConfig {
     sessionIdleTimeoutMs: number;
     /** Workflows a worker keeps cached (sticky); 0 disables the cache. */
     maxCachedWorkflows: number;
+    /**
+     * How long work that follows a decision (reviewer answer, approval, rollback, GEPA
+     * submission) waits out storage, index and Temporal outages (default a day).
+     */
+    storageOutageToleranceMs?: number;
   };
 }
 
@@ -237,6 +243,7 @@ export function parseConfig(env: Record<string, string | undefined>): EvolutionC
     runtime: {
       sessionIdleTimeoutMs: p.EVOLUTION_SESSION_IDLE_TIMEOUT!,
       maxCachedWorkflows: p.EVOLUTION_WORKER_CACHE_SIZE,
+      storageOutageToleranceMs: p.EVOLUTION_STORAGE_OUTAGE_TOLERANCE!,
     },
   };
 }

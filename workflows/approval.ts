@@ -12,13 +12,11 @@ import {
 } from '../core/workflow-api/approval';
 import { checkApprovalInput } from '../core/workflow-inputs';
 import { requireValidInput } from './input-guard';
-import { storageRetry } from './retry-policies';
+import { decidedWorkOptions } from './retry-policies';
 import { operationId } from '../core/publication/operations';
 import { indexAcks } from './scope-index';
 
 export { approvalStatusQuery, decideSignal, decideUpdate, type ApprovalDecision, type ApprovalInput, type ApprovalResult, type ApprovalStatus };
-
-const { publishRevision, rejectRevision } = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', heartbeatTimeout: '15 seconds', retry: storageRetry });
 
 function validDecision(d: ApprovalDecision | undefined): string | undefined {
   const problems = approvalDecisionProblems(d);
@@ -36,6 +34,8 @@ function validDecision(d: ApprovalDecision | undefined): string | undefined {
 export async function approvalWorkflow(input: ApprovalInput): Promise<ApprovalResult> {
   requireValidInput('approval', checkApprovalInput(input));
   const { revision, timeoutMs } = input;
+  // A decision (or its expiry) is never lost to an outage: its publication waits the outage out.
+  const { publishRevision, rejectRevision } = proxyActivities<Activities>(decidedWorkOptions(input.storageOutageToleranceMs, { heartbeat: true }));
   const indexed = indexAcks();
   let decision: ApprovalDecision | undefined;
   const deadline = timeoutMs === undefined ? undefined : new Date(workflowInfo().startTime.getTime() + timeoutMs).toISOString();

@@ -1,4 +1,4 @@
-import { ActivityFailure, log, ParentClosePolicy, proxyActivities, proxyLocalActivities, setHandler, startChild, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, log, ParentClosePolicy, patched, proxyActivities, proxyLocalActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities';
 import { outcomeWithRevision } from '../core/governance/job-outcome';
@@ -10,9 +10,8 @@ import { checkLearningJobInput } from '../core/workflow-inputs';
 import { approvalWorkflow } from './approval';
 import { requireValidInput } from './input-guard';
 import { withinModelAnswerBudget } from './model-answer-budget';
-import { REVIEWER_DEADLINE, reviewerInfrastructureRetry, storageRetry } from './retry-policies';
+import { decidedWorkOptions, REVIEWER_DEADLINE, reviewerInfrastructureRetry, storageRetry } from './retry-policies';
 import { searchAttributes } from '../core/search-attributes';
-import { learningJobProgressQuery, type LearningJobProgress } from '../core/workflow-api/session';
 
 export interface LearningJobInput {
   segment: Segment;
@@ -52,6 +51,14 @@ const reviewer = proxyActivities<Activities>({
 });
 
 /**
+ * From this patch on, every step after the reviewer's answer is a task-queue activity that
+ * waits out storage outages for the tolerance (decidedWorkOptions): the answer cost a model
+ * call and is never discarded because S3 was down for longer than a few minutes. Jobs that
+ * reached that point on older code keep their local, five-minute steps.
+ */
+const DECIDED_WORK_WAITS_OUT_OUTAGES = 'decided-work-waits-out-outages';
+
+/**
  * Reviews one finished session segment: delta after the cursor → review policy →
  * LLM reviewer → reconcile → gates → immutable revisions → publish or hold.
  * The workflow id is a function of the segment, so a duplicate submission is deduplicated.
@@ -60,9 +67,6 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   requireValidInput('learning job', checkLearningJobInput(input));
   const { segment } = input;
   const jobId = workflowInfo().workflowId;
-  // Answered to `learn --wait`; a query adds nothing to the history, so old runs replay as before.
-  let progress: LearningJobProgress = { step: 'preparing' };
-  setHandler(learningJobProgressQuery, () => progress);
   const prepared = await localStorage.prepareReview({ segment, indexedBefore: input.indexedBefore });
   const { governance } = prepared;
   const cursorAdvance = { scopeKey: prepared.scopeKey, sessionId: segment.sessionId, cursor: prepared.nextCursor, cursorEtag: prepared.cursorEtag };
@@ -89,7 +93,6 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   }
 
   let decision;
-  progress = { step: 'reviewing' };
   try {
     decision = await withinModelAnswerBudget(() => reviewer.reviewSession({ segment, reviewedAfter: prepared.reviewedAfter, indexEtag: prepared.indexEtag }));
   } catch (err) {
@@ -106,12 +109,18 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
     return outcome;
   }
 
+  // The reviewer has answered: from here on, outages are waited out (see DECIDED_WORK_WAITS_OUT_OUTAGES).
+  const waitsOut = patched(DECIDED_WORK_WAITS_OUT_OUTAGES);
+  const decidedStorage = waitsOut ? proxyActivities<Activities>(decidedWorkOptions(prepared.storageOutageToleranceMs)) : localStorage;
+  const planning = waitsOut ? decidedStorage : remoteStorage;
+  const decidedPublisher = waitsOut ? proxyActivities<Activities>(decidedWorkOptions(prepared.storageOutageToleranceMs, { heartbeat: true })) : publisher;
+
   // How the reviewer's answer was obtained (format, repairs, tokens) goes on the outcome, not into the plan's input.
   const { answer, ...reviewed } = decision;
   decision = reviewed;
   const answerRecord = answer ? { reviewerAnswer: answer } : {};
   if (decision.skip_reason && !decision.creates.length && !decision.updates.length && !decision.deletions.length) {
-    return finishAdvancingCursor({
+    const skipped: JobOutcome = {
       ...base,
       status: 'reviewer_skipped',
       reason: decision.skip_reason,
@@ -119,15 +128,16 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
       revisions: [],
       dropped: decision.dropped ?? [],
       ...answerRecord,
-    });
+    };
+    await decidedStorage.advanceCursor({ ...cursorAdvance, at: new Date().toISOString(), outcome: skipped });
+    return skipped;
   }
   // A valid decision advances the cursor before any governance work (the same activity then
   // plans the job): storage or publication failures below are retried from revision state,
   // never by re-reviewing. Reconciled against every skill of the scope (through the index),
   // not just the reviewer's few.
   const at = new Date().toISOString();
-  progress = { step: 'planning' };
-  const plan = await remoteStorage.advanceCursorAndPlan({
+  const plan = await planning.advanceCursorAndPlan({
     cursor: { ...cursorAdvance, at },
     plan: { decision, indexEtag: prepared.indexEtag, jobId, scope: prepared.scope, scopeKey: prepared.scopeKey, outcome: segment.outcome, governance, at },
   });
@@ -145,15 +155,14 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
     ...answerRecord,
   };
   for (const [i, revision] of plan.revisions.entries()) {
-    progress = { step: 'publishing', revisionsDone: i, revisions: plan.revisions.length };
     // The job's last write records its outcome.
     const outcomeToRecord = i === plan.revisions.length - 1 ? { before: outcome, at: new Date().toISOString() } : undefined;
     if (revision.status === 'pending') {
-      const r = await publisher.recordAndPublishRevision({ jobId, revision, ...(outcomeToRecord ? { outcome: outcomeToRecord } : {}) });
+      const r = await decidedPublisher.recordAndPublishRevision({ jobId, revision, ...(outcomeToRecord ? { outcome: outcomeToRecord } : {}) });
       outcome = outcomeWithRevision(outcome, revision, r.status, r.indexSeq);
       continue;
     }
-    await localStorage.recordRevision({ revision, ...(outcomeToRecord ? { outcome: outcomeToRecord } : {}) });
+    await decidedStorage.recordRevision({ revision, ...(outcomeToRecord ? { outcome: outcomeToRecord } : {}) });
     if (revision.status === 'pending_approval') {
       try {
         await startChild(approvalWorkflow, {
@@ -164,6 +173,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
               timeoutMs: governance.approvalTimeoutMs,
               expiryAction: approvalExpiryAction(revision.risk?.tier, governance.approvalExpiryAction),
               source: 'reviewer',
+              ...(prepared.storageOutageToleranceMs !== undefined ? { storageOutageToleranceMs: prepared.storageOutageToleranceMs } : {}),
             },
           ],
           parentClosePolicy: ParentClosePolicy.ABANDON,
@@ -176,13 +186,9 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
     }
     outcome = outcomeWithRevision(outcome, revision, revision.status);
   }
-  return plan.revisions.length ? outcome : finish(outcome);
-
-  async function finish(outcome: JobOutcome): Promise<JobOutcome> {
-    progress = { step: 'finishing' };
-    await localStorage.recordJobOutcome({ outcome, at: new Date().toISOString() });
-    return outcome;
-  }
+  if (plan.revisions.length) return outcome;
+  await decidedStorage.recordJobOutcome({ outcome, at: new Date().toISOString() });
+  return outcome;
 
   async function finishAdvancingCursor(outcome: JobOutcome): Promise<JobOutcome> {
     await advanceCursor(outcome);

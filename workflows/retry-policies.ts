@@ -1,4 +1,4 @@
-import type { RetryPolicy } from '@temporalio/common';
+import type { ActivityOptions, RetryPolicy } from '@temporalio/common';
 import { INVALID_EVALUATOR_INPUT, INVALID_WORKFLOW_INPUT, MODEL_ANSWER_FAILURE, NON_RETRYABLE, PROGRAMMING_ERRORS } from '../core/failure-types';
 
 /**
@@ -20,11 +20,48 @@ export const storageRetry: RetryPolicy = {
 };
 
 /**
+ * How long work that follows a decision (a reviewer's answer, an approval, a rollback, a GEPA
+ * submission) waits out storage, index or Temporal outages when nothing says otherwise
+ * (EVOLUTION_STORAGE_OUTAGE_TOLERANCE): a day, long enough for an operator to restore the store.
+ */
+export const DEFAULT_STORAGE_OUTAGE_TOLERANCE_MS = 24 * 60 * 60_000;
+
+/**
+ * Work that follows a decision: the decision was paid for (a model call, a person), so an
+ * infrastructure failure is waited out instead of failing the job and discarding it.
+ * Capped backoff, as many attempts as fit in the tolerance (scheduleToCloseTimeout bounds
+ * it), retried by the server between attempts — no workflow task, no history event per attempt.
+ */
+export const decidedWorkRetry: RetryPolicy = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '30 seconds',
+  nonRetryableErrorTypes: PERMANENT,
+};
+
+/** Task-queue activity options for work that follows a decision (see decidedWorkRetry). */
+export function decidedWorkOptions(toleranceMs: number | undefined, opts: { heartbeat?: boolean } = {}): ActivityOptions {
+  return {
+    startToCloseTimeout: '2 minutes',
+    scheduleToCloseTimeout: toleranceMs ?? DEFAULT_STORAGE_OUTAGE_TOLERANCE_MS,
+    ...(opts.heartbeat ? { heartbeatTimeout: '15 seconds' } : {}),
+    retry: decidedWorkRetry,
+  };
+}
+
+/**
  * The scope index's writes (a burst, a reconcile): the exception to "bounded". The index
  * must follow the pointers eventually, and the index workflow has nothing else to do; a
  * publisher waiting for it gives up after 30 s.
  */
 export const indexBurstRetry: RetryPolicy = { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', nonRetryableErrorTypes: [NON_RETRYABLE.store] };
+/** A burst's attempts inside a workflow task (a few seconds), before it becomes a task-queue activity. */
+export const indexBurstLocalRetry: RetryPolicy = {
+  initialInterval: '200 milliseconds',
+  maximumInterval: '1 second',
+  maximumAttempts: 3,
+  nonRetryableErrorTypes: [NON_RETRYABLE.store],
+};
 export const indexReconcileRetry: RetryPolicy = { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: [NON_RETRYABLE.store] };
 
 /**

@@ -3,13 +3,14 @@ import type { Activities } from '../activities';
 import type { RollbackInput, RollbackResult } from '../core/workflow-api/rollback';
 import { checkRollbackInput } from '../core/workflow-inputs';
 import { requireValidInput } from './input-guard';
-import { storageRetry } from './retry-policies';
+import { decidedWorkOptions } from './retry-policies';
 import { operationId } from '../core/publication/operations';
 import { indexAcks } from './scope-index';
 
 export type { RollbackInput, RollbackResult };
 
-const { rollbackSkill } = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', heartbeatTimeout: '15 seconds', retry: storageRetry });
+// A rollback someone asked for is never lost to an outage: it waits the outage out (a day).
+const { rollbackSkill } = proxyActivities<Activities>(decidedWorkOptions(undefined, { heartbeat: true }));
 
 /** Durable rollback: current → archived, target → active, republished; audited as `rollback`. */
 export async function rollbackWorkflow(input: RollbackInput): Promise<RollbackResult> {

@@ -9,12 +9,13 @@ import {
   deprecatePatch,
   getExternalWorkflowHandle,
   proxyActivities,
+  patched,
   proxyLocalActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { indexBurstRetry, indexReconcileRetry } from './retry-policies';
+import { indexBurstLocalRetry, indexBurstRetry, indexReconcileRetry } from './retry-policies';
 import { newerChange, SCOPE_INDEX_APPLY_UPDATE, SCOPE_INDEX_SIGNALS, type IndexApplied, type IndexChange } from '../core/publication/scope-index';
 
 export interface ScopeIndexInput {
@@ -64,7 +65,24 @@ interface Waiter {
  * per burst (for a new scope, per publication), and history holds the changes once, as
  * signals, not again as an activity's input.
  */
-const { applyScopeIndexChanges } = proxyLocalActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: indexBurstRetry });
+const localBursts = proxyLocalActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: indexBurstRetry });
+/**
+ * From patch `bounded-local-index-bursts` on, a local burst gets a few quick attempts inside
+ * the workflow task; when storage is down beyond them, the burst becomes a task-queue
+ * activity whose retries the server schedules, so an outage never holds a workflow task open.
+ */
+const BOUNDED_LOCAL_BURSTS = 'bounded-local-index-bursts';
+const boundedLocalBursts = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: indexBurstLocalRetry });
+const remoteBursts = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', heartbeatTimeout: '20 seconds', retry: indexBurstRetry });
+
+async function applyBurst(input: { scopeKey: string; changes: IndexChange[] }): Promise<void> {
+  if (!patched(BOUNDED_LOCAL_BURSTS)) return void (await localBursts.applyScopeIndexChanges(input));
+  try {
+    await boundedLocalBursts.applyScopeIndexChanges(input);
+  } catch {
+    await remoteBursts.applyScopeIndexChanges(input);
+  }
+}
 const { reconcileScopeIndex } = proxyActivities<Activities>({
   startToCloseTimeout: '20 minutes',
   heartbeatTimeout: '30 seconds',
@@ -157,7 +175,7 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
       // Retired patch (docs/versioning.md): runs that recorded its marker replay the same call;
       // live runs make none, so record none.
       if (workflowInfo().unsafe.isReplaying) deprecatePatch(RETIRED_BURST_PATCH);
-      await applyScopeIndexChanges({ scopeKey, changes: burst });
+      await applyBurst({ scopeKey, changes: burst });
       markApplied(burst);
       await ack(acks);
       state.bursts++;

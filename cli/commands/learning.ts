@@ -6,7 +6,6 @@ import { boolFlag, flag, numberFlag, positional, requiredFlag, type ParsedArgs }
 import type { Command } from '../command';
 import { SCOPE_OPTIONS, scopeKeyFromFlags } from '../scope-flags';
 import { storeOnly, withServices } from '../services';
-import { createProgress, learningJobProgressLine, whilePolling } from '../progress';
 
 async function readEvents(path: string): Promise<unknown> {
   const { InputError } = await import('../../core/errors');
@@ -48,7 +47,7 @@ export const learningCommands: Record<string, Command> = {
       status: { value: 'STATUS', description: 'how the session went (e.g. success, failure)' },
       score: { value: 'N', number: true, description: 'its score, with --status' },
       notes: { value: 'TEXT', description: 'notes on the outcome, with --status' },
-      wait: { description: 'wait for the job (its step on a terminal, plain lines otherwise) and print its outcome' },
+      wait: { description: 'wait for the job and print its outcome' },
     },
     summary: 'submit a finished session segment for review (FILE: JSON array of OpenAI chat messages)',
     run: async (ctx) => {
@@ -68,14 +67,7 @@ export const learningCommands: Record<string, Command> = {
           ctx.out(started, `accepted: job ${started.jobWorkflowId}\n  session workflow ${started.sessionWorkflowId} (scope ${started.scopeKey})`);
           return 0;
         }
-        const { learningJobProgressQuery } = await import('../../core/workflow-api/session');
-        const progress = createProgress(process.stderr, { quiet: ctx.json });
-        const job = temporal.client.workflow.getHandle(started.jobWorkflowId);
-        const outcome = await whilePolling(
-          waitForLearningJob({ client: temporal.client, store }, started.jobWorkflowId),
-          async () => progress.update(learningJobProgressLine(started.jobWorkflowId, await job.query(learningJobProgressQuery).catch(() => undefined))),
-          500,
-        ).finally(() => progress.end());
+        const outcome = await waitForLearningJob({ client: temporal.client, store }, started.jobWorkflowId);
         ctx.out({ ...started, outcome }, () => formatOutcome(outcome));
         return outcome.status === 'reviewer_failed' ? 1 : 0;
       });
@@ -108,22 +100,43 @@ export const learningCommands: Record<string, Command> = {
     },
   },
   job: {
-    arguments: [{ name: 'JOB_ID' }],
-    summary: 'one learning job: its workflow status and outcome (revisions, dropped candidates, quarantine reasons)',
+    arguments: [
+      { name: 'JOB_ID', description: 'the job to show, or `retry` followed by a failed job to re-run' },
+      { name: 'RETRY_JOB_ID', description: 'with `retry`: the failed job to re-run from its first step', optional: true },
+    ],
+    summary: 'one learning job: its workflow status and outcome (revisions, dropped candidates, quarantine reasons); `job retry JOB_ID` re-runs a failed job',
     run: async (ctx) => {
+      if (ctx.args.positionals[0] === 'retry') {
+        const failedJobId = positional(ctx.args, 1, 'JOB_ID');
+        const { retryLearningJob } = await import('../../client/job-retry');
+        return withServices(
+          ctx,
+          async ({ temporal }) => {
+            const retried = await retryLearningJob({ client: temporal.client }, failedJobId);
+            ctx.out(retried, () => `${retried.jobId}: re-running from its first step (run ${retried.runId}; the failed run ${retried.previousRunId} stays in history)`);
+            return 0;
+          },
+          ['temporal'],
+        );
+      }
       const jobId = positional(ctx.args, 0, 'JOB_ID');
       const { showLearningJob } = await import('../../client/jobs');
-      return withServices(ctx, async ({ temporal, store }) => {
-        const job = await showLearningJob({ client: temporal.client, store }, jobId);
-        ctx.out(job, () =>
-          [
-            `${job.jobId}: workflow ${job.workflowStatus ?? 'no longer in Temporal'}${job.startedAt ? `, started ${job.startedAt}` : ''}${job.closedAt ? `, closed ${job.closedAt}` : ''}`,
-            ...(job.failure ? [`  failed: ${job.failure}`] : []),
-            ...(job.outcome ? [formatOutcome(job.outcome)] : []),
-          ].join('\n'),
-        );
-        return 0;
-      });
+      return withServices(
+        ctx,
+        async ({ temporal, store }) => {
+          const job = await showLearningJob({ client: temporal.client, store }, jobId);
+          ctx.out(job, () =>
+            [
+              `${job.jobId}: workflow ${job.workflowStatus ?? 'no longer in Temporal'}${job.startedAt ? `, started ${job.startedAt}` : ''}${job.closedAt ? `, closed ${job.closedAt}` : ''}`,
+              ...(job.failure ? [`  failed: ${job.failure}`] : []),
+              ...(job.waiting ? [`  ${waitingLine(job.waiting)}`] : []),
+              ...(job.outcome ? [formatOutcome(job.outcome)] : []),
+            ].join('\n'),
+          );
+          return 0;
+        },
+        ['temporal'],
+      );
     },
   },
 };
@@ -140,7 +153,13 @@ function formatOutcome(outcome: JobOutcome): string {
   ].join('\n');
 }
 
+/** A running job that waits out an outage: "waiting for storage since …" and the step's last failure. */
+function waitingLine(w: NonNullable<JobView['waiting']>): string {
+  return `waiting for ${w.on} since ${w.since} (${w.step}, attempt ${w.attempt}: ${w.lastFailure})`;
+}
+
 function formatJobLine(job: JobView): string {
-  const what = job.outcome ? `${job.outcome.status} — ${job.outcome.reason}` : (job.workflowStatus ?? '').toLowerCase();
+  const status = (job.workflowStatus ?? '').toLowerCase();
+  const what = job.outcome ? `${job.outcome.status} — ${job.outcome.reason}` : job.waiting ? `${status}, ${waitingLine(job.waiting)}` : status;
   return `${job.startedAt ?? ''}  ${job.jobId}\n    ${what}`;
 }

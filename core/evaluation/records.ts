@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { SkillSpecSchema } from '../schemas/skill';
 
 export const EVALUATION_ARMS = ['baseline', 'online', 'optimized'] as const;
 export type EvaluationArm = (typeof EVALUATION_ARMS)[number];
@@ -39,7 +38,7 @@ export const ArmSetupSchema = z.object({
   runId: z.string(),
   arm: z.enum(EVALUATION_ARMS),
   scopeKey: z.string().optional(),
-  skills: z.array(z.object({ name: z.string(), revisionId: z.string().optional(), spec: SkillSpecSchema.optional() })),
+  skills: z.array(z.object({ name: z.string(), revisionId: z.string().optional() })),
   cost: ArmCostSchema,
   notes: z.array(z.string()),
 });

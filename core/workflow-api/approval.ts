@@ -21,6 +21,8 @@ export interface ApprovalInput {
   requireParentId?: string;
   /** Marks a revision that came from offline optimization (audit wording only). */
   source?: 'reviewer' | 'gepa';
+  /** How long the publication waits out storage outages (EVOLUTION_STORAGE_OUTAGE_TOLERANCE; default a day). */
+  storageOutageToleranceMs?: number;
 }
 
 export interface ApprovalResult {

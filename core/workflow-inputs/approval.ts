@@ -19,5 +19,6 @@ export function checkApprovalInput(input: unknown): Problems {
   oneOfField(problems, 'expiryAction', o.expiryAction, ['promote', 'reject'], { optional: true });
   stringField(problems, 'requireParentId', o.requireParentId, { optional: true });
   oneOfField(problems, 'source', o.source, ['reviewer', 'gepa'], { optional: true });
+  numberField(problems, 'storageOutageToleranceMs', o.storageOutageToleranceMs, { optional: true, min: 1 });
   return problems;
 }

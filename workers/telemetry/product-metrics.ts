@@ -1,6 +1,10 @@
 import type { Context as ActivityContext } from '@temporalio/activity';
 import type { MetricMeter } from '@temporalio/common';
-import type { ActivityInterceptorsFactory } from '@temporalio/worker';
+import { Runtime, type ActivityInterceptorsFactory } from '@temporalio/worker';
+import { StorageWaits } from './storage-wait';
+
+/** This process's view of the workflows that wait for storage (a gauge on the process's meter, no per-activity labels). */
+const storageWaits = new StorageWaits();
 
 /**
  * The product's own metrics, observed at the activity boundary (what went in, what came
@@ -144,6 +148,8 @@ export const productMetricsInterceptor: ActivityInterceptorsFactory = (ctx: Acti
       } finally {
         try {
           emit(ctx.metricMeter, observe(ctx.info.activityType, input.args, result, error, performance.now() - started));
+          storageWaits.observe(ctx.info.activityType, ctx.info.workflowExecution?.workflowId, error);
+          storageWaits.emit(Runtime.instance().metricMeter);
         } catch {
           /* metrics never fail an activity */
         }

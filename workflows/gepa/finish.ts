@@ -17,7 +17,7 @@ import {
 import { approvalWorkflowId } from '../../core/workflow-ids';
 import { approvalExpiryAction } from '../../core/governance/approval-expiry';
 import { approvalWorkflow } from '../approval';
-import { storageRetry } from '../retry-policies';
+import { decidedWorkOptions, storageRetry } from '../retry-policies';
 import { failureMessage } from '../../core/failure-message';
 import { recordIds } from '../../core/gepa/ids';
 import { chargeOf, evaluateBatch, onVersion2 } from './search';
@@ -25,6 +25,8 @@ import type { ExperimentContext, SubmissionOutcome } from '../../core/gepa/exper
 import { searchAttributes } from '../../core/search-attributes';
 
 const storage = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: storageRetry });
+// The winner was paid for (evaluations, a holdout): its submission waits out storage outages (a day).
+const submitting = proxyActivities<Activities>(decidedWorkOptions(undefined));
 
 export interface HoldoutOutcome {
   state: GepaSearchState;
@@ -145,7 +147,7 @@ export async function submitWinner(
   };
   try {
     const governance = await storage.loadGovernance();
-    const r = await storage.submitExperimentCandidate({
+    const r = await submitting.submitExperimentCandidate({
       experimentId: context.experimentId,
       scope: context.scope,
       skillId: context.skillId!,
