@@ -70,7 +70,8 @@ describe('console JSON API (real worker, S3 and HTTP)', () => {
     const { revisions } = (await res.json()) as { revisions: Record<string, unknown>[] };
     const mine = revisions.filter((r) => r.revisionId === first.revisionId || r.revisionId === second.revisionId);
     expect(mine.map((r) => r.revisionId)).toEqual([first.revisionId, second.revisionId]);
-    expect(Object.keys(mine[0]).sort()).toEqual(['action', 'createdAt', 'name', 'revisionId', 'scopeKey', 'skillId', 'source']); // no auto-expiry: waits forever
+    // no auto-expiry: waits forever; why it waits comes with it (the risk tier too, on revisions a gate classified)
+    expect(Object.keys(mine[0]).sort()).toEqual(['action', 'createdAt', 'heldBecause', 'name', 'revisionId', 'scopeKey', 'skillId', 'source']);
     expect(mine[0]).toMatchObject({ scopeKey: `apps/${app}`, skillId: first.skillId, action: 'create', source: 'reviewer' });
     // A wildcard pattern (apps/*) sees it too; olga's scopes do not.
     expect(((await (await api('/api/pending', users.vic.token)).json()) as { revisions: { revisionId: string }[] }).revisions.map((r) => r.revisionId)).toContain(first.revisionId);

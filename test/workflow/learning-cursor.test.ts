@@ -4,7 +4,7 @@ import { jobOutcomeKey } from '../../storage';
 import type { SessionEvent } from '../../core';
 import { uniqueName } from '../support/infra';
 import { injectFault, reviewerCalls } from '../support/model-stats';
-import { activitySteps, localActivityResults } from '../support/history';
+import { activityResults, activitySteps } from '../support/history';
 import { exampleSession } from '../support/sessions';
 import { startTimeSkipping, type TimeSkippingHarness } from '../support/time-skipping';
 
@@ -96,9 +96,11 @@ describe('review cursor under reviewer failure (time-skipping server)', () => {
   });
 });
 
-// A task-queue activity costs the server an activity task and a workflow task; the other S3
-// steps run as local activities inside the workflow task that schedules them.
-describe('activities per job: the model call, the plan and the publication are task-queue activities', () => {
+// A task-queue activity costs the server an activity task and a workflow task; the S3 steps
+// before the model call run as local activities inside the workflow task that schedules them.
+// Once the reviewer has answered, every step is a task-queue activity, so that a storage outage
+// is waited out by the server's retries (EVOLUTION_STORAGE_OUTAGE_TOLERANCE) and never discards the answer.
+describe('activities per job: the model call and every step after it are task-queue activities', () => {
   const activityTypes = async (jobWorkflowId: string) => activitySteps(await h.env.client.workflow.getHandle(jobWorkflowId).fetchHistory());
 
   async function storedOutcome(scopeKey: string, jobId: string): Promise<Record<string, unknown>> {
@@ -117,7 +119,7 @@ describe('activities per job: the model call, the plan and the publication are t
   it('reviewer skip: prepare, review, then cursor and outcome in one activity', async () => {
     const session = newSession();
     const { started, outcome } = await submit(weatherWith('[[skip]]'), session);
-    expect(await activityTypes(started.jobWorkflowId)).toEqual(['local:prepareReview', 'reviewSession', 'local:advanceCursor']);
+    expect(await activityTypes(started.jobWorkflowId)).toEqual(['local:prepareReview', 'reviewSession', 'advanceCursor']);
     expect(await storedOutcome(started.scopeKey, outcome.jobId)).toMatchObject({ status: 'reviewer_skipped', cursorAdvanced: true });
   });
 
@@ -127,9 +129,9 @@ describe('activities per job: the model call, the plan and the publication are t
     expect(outcome).toMatchObject({ status: 'reviewed', cursorAdvanced: true, revisions: [{ action: 'create', status: 'pending_approval' }] });
     const history = await h.env.client.workflow.getHandle(started.jobWorkflowId).fetchHistory();
     // The held revision is the job's last write: recording it records the outcome too.
-    expect(activitySteps(history)).toEqual(['local:prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'local:recordRevision']);
+    expect(activitySteps(history)).toEqual(['local:prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'recordRevision']);
     // The revision is in history once, as planned: recording it answers with an ack, not the revision again.
-    expect(localActivityResults(history, 'recordRevision')).toEqual([{ asWritten: true }]);
+    expect(activityResults(history, 'recordRevision')).toEqual([{ asWritten: true }]);
     expect(await storedOutcome(started.scopeKey, outcome.jobId)).toEqual({ ...outcome, recordedAt: expect.any(String) });
     expect(await h.store.readCursor(started.scopeKey, session.sessionId)).toMatchObject({ lastEventCount: 12 });
   });
