@@ -26,7 +26,8 @@ let stale: Submitted & { newer: string; etagBefore: string };
  * no experiment runs between the two awaits.
  */
 beforeAll(async () => {
-  h = await startTimeSkipping((c) => ({ ...c, governance: { ...c.governance, approvalTimeoutMs: APPROVAL_TIMEOUT_MS } }));
+  // Expiry promotes here (EVOLUTION_APPROVAL_EXPIRY_ACTION=promote, as the reference does; the default rejects).
+  h = await startTimeSkipping((c) => ({ ...c, governance: { ...c.governance, approvalTimeoutMs: APPROVAL_TIMEOUT_MS, approvalExpiryAction: 'promote' } }));
   const plain = new Client({ connection: h.env.connection, namespace: h.env.namespace ?? 'default' });
   const evaluatorQueue = uniqueName('ts-eval');
   const { worker } = await createEvaluatorWorker({ config: h.config, connection: h.env.nativeConnection, taskQueue: evaluatorQueue });
