@@ -16,6 +16,8 @@ const HOMES = ['core/failure-types.ts', 'core/search-attributes.ts'];
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
+    // dist/ holds build output (the client package's declarations), not sources
+    if (name === 'dist' || name === 'node_modules') return [];
     return statSync(path).isDirectory() ? sources(path) : path.endsWith('.ts') ? [path] : [];
   });
 }
