@@ -16,9 +16,13 @@ import {
 import type { SkillStore } from '../storage';
 import { putOnce } from '../storage/put-once';
 import { startLearningJob, waitForLearningJob } from '../client/learning';
+import { startExperiment, waitForExperiment } from '../client/optimization';
+import { decideRevision } from '../client/approvals';
 import { SkillLoadTool } from '../client/skill-load-tool';
-import { SkillRepository } from '../client/skill-repository';
+import { SkillRepository, type LoadedSkill } from '../client/skill-repository';
 import { runEpisode } from './agent-loop';
+import { datasetCase, type EvaluatorUsage } from './evaluator';
+import { pinnedSkills } from './pinned-skills';
 import { sessionEvents, type Family, type FamilyCase } from './family';
 
 export interface EvaluationRunOptions {
@@ -38,6 +42,8 @@ export interface EvaluationDeps {
   temporal: Client;
   taskQueue: string;
   openai: OpenAI;
+  /** For the optimized arm: the task queue where the family's evaluator runs (familyEvaluatorActivities), and what it spent. */
+  optimizer?: { evaluatorTaskQueue: string; usage: EvaluatorUsage };
 }
 
 export interface EpisodeProgress {
@@ -94,7 +100,8 @@ export async function runEvaluation(deps: EvaluationDeps, opts: EvaluationRunOpt
   for (const arm of opts.arms) {
     const setup = await armSetup(deps, opts, arm, (message) => onProgress({ done: 0, total: episodes.length, resumed: 0, message }));
     setups.set(arm, setup);
-    tools.set(arm, setup.scopeKey ? await skillTool(store, opts) : undefined);
+    const specs = setup.skills.flatMap((k) => (k.spec ? [{ spec: k.spec, revisionId: k.revisionId }] : []));
+    tools.set(arm, specs.length ? new SkillLoadTool(pinnedSkills(specs)) : undefined);
   }
 
   const results: CaseResult[] = [];
@@ -146,13 +153,6 @@ export async function runEvaluation(deps: EvaluationDeps, opts: EvaluationRunOpt
   return report;
 }
 
-async function skillTool(store: SkillStore, opts: EvaluationRunOptions): Promise<SkillLoadTool> {
-  const scope = runScope(opts.runId, opts.family.name);
-  const repository = new SkillRepository(store, scope);
-  await repository.refresh();
-  return new SkillLoadTool(repository);
-}
-
 /** What an arm runs with, learned once per run (stored create-only; a restarted run reads it back). */
 async function armSetup(deps: EvaluationDeps, opts: EvaluationRunOptions, arm: EvaluationArm, say: (m: string) => void): Promise<ArmSetup> {
   const key = evaluationKeys.armSetup(opts.runId, arm);
@@ -161,7 +161,7 @@ async function armSetup(deps: EvaluationDeps, opts: EvaluationRunOptions, arm: E
   let setup: ArmSetup;
   if (arm === 'baseline') setup = { runId: opts.runId, arm, skills: [], cost: { modelCalls: 0, promptTokens: 0, completionTokens: 0 }, notes: ['no skills'] };
   else if (arm === 'online') setup = await learnOnline(deps, opts, say);
-  else throw new Error('the optimized arm is not available yet: run --arms baseline,online (docs/evaluation.md, "Missing")');
+  else setup = await optimize(deps, opts, await armSetup(deps, opts, 'online', say), say);
   return putOnce(deps.store.objects, key, setup, { schema: ArmSetupSchema, same: () => true, conflict: () => `${key} holds another setup` });
 }
 
@@ -187,5 +187,84 @@ async function learnOnline(deps: EvaluationDeps, opts: EvaluationRunOptions, say
     notes.push(`${session.sessionId}: ${outcome.status} (${outcome.reason})`);
     for (const r of outcome.revisions) if (r.status === 'active') skills.push({ name: r.name, revisionId: r.revisionId });
   }
+  const repository = new SkillRepository(deps.store, scope);
+  for (const skill of skills) skill.spec = (await repository.load(skill.name)).spec;
   return { runId: opts.runId, arm: 'online', scopeKey: scopeKey(scope), skills, cost, notes };
+}
+
+const DATASET_SEEDS = { feedback: 1001, validation: 2001, holdout: 3001 };
+
+/** At least MIN_CASES_PER_SPLIT_FOR_SUBMIT cases per split: the family's cases on seeds of their own (never a test seed). */
+function optimizationDataset(opts: EvaluationRunOptions) {
+  const split = (first: number) => {
+    const cases = opts.family.data.cases;
+    const seeds = Math.ceil(10 / cases.length);
+    return Array.from({ length: seeds }, (_, i) => cases.map((c) => datasetCase(c.id, first + i))).flat();
+  };
+  return {
+    id: `evaluate-${opts.runId}`,
+    version: '1',
+    feedback: split(DATASET_SEEDS.feedback),
+    validation: split(DATASET_SEEDS.validation),
+    holdout: split(DATASET_SEEDS.holdout),
+  };
+}
+
+/**
+ * The optimized arm: a GEPA experiment on the online arm's skill with the family's
+ * evaluator, submitted as an update of that skill and approved, then frozen for the test
+ * cases. Without a learned skill, or when the experiment finds nothing better, the arm runs
+ * with the online skill (the notes say which).
+ */
+async function optimize(deps: EvaluationDeps, opts: EvaluationRunOptions, online: ArmSetup, say: (m: string) => void): Promise<ArmSetup> {
+  // End to end: learning the skill it starts from, then optimizing it.
+  const cost = { ...online.cost };
+  const base = { runId: opts.runId, arm: 'optimized' as const, scopeKey: online.scopeKey };
+  const learned = online.skills[0];
+  if (!learned?.spec) return { ...base, skills: [], cost, notes: ['the online arm published no skill: nothing to optimize'] };
+  if (!deps.optimizer) throw new Error('the optimized arm needs an evaluator worker (deps.optimizer)');
+  const scope = runScope(opts.runId, opts.family.name);
+  const repository = new SkillRepository(deps.store, scope);
+  const current: LoadedSkill = await repository.load(learned.name);
+  const experimentId = `evaluate-${opts.runId}`;
+  const config = { ...deps.config, temporal: { ...deps.config.temporal, taskQueue: deps.taskQueue } };
+  const usageBefore = { ...deps.optimizer.usage };
+  say(`optimized: GEPA experiment ${experimentId} on ${learned.name}`);
+  try {
+    await startExperiment(
+      { client: deps.temporal, store: deps.store, config },
+      {
+        experimentId,
+        seed: current.spec,
+        dataset: optimizationDataset(opts),
+        scope,
+        skillId: current.skillId,
+        parentRevisionId: current.revisionId,
+        submit: true,
+        options: { maxIterations: 3, reflectionBatchSize: 3, evaluatorTaskQueue: deps.optimizer.evaluatorTaskQueue },
+      },
+    );
+  } catch (e) {
+    // A restarted run finds its experiment started already: it waits for the same one.
+    if (!/already/i.test((e as Error).message)) throw e;
+  }
+  const report = await waitForExperiment(deps.temporal, experimentId);
+  const usage = deps.optimizer.usage;
+  // The evaluator's agent calls as counted here, plus one reflector call per iteration with the tokens GEPA's spend reports (not split).
+  cost.modelCalls += usage.modelCalls - usageBefore.modelCalls + report.iterations;
+  cost.promptTokens += usage.promptTokens - usageBefore.promptTokens + Math.round(report.spend?.reflector.tokens ?? 0);
+  cost.completionTokens += usage.completionTokens - usageBefore.completionTokens;
+  const notes = [`experiment ${experimentId}: ${report.status}, submission ${report.submission.status} (${report.submission.reason})`];
+  const revisionId = report.submission.revisionId;
+  if (!revisionId) return { ...base, skills: online.skills, cost, notes: [...notes, 'nothing better found: the online skill is kept'] };
+  if (report.submission.revisionStatus === 'pending_approval') {
+    await decideRevision({ client: deps.temporal, store: deps.store }, revisionId, {
+      decision: 'approve',
+      reviewer: 'evolution-evaluate',
+      comment: `evaluation run ${opts.runId}`,
+    });
+    notes.push(`approved ${revisionId}`);
+  }
+  const revision = await deps.store.findRevision(revisionId);
+  return { ...base, skills: [{ name: learned.name, revisionId, spec: revision?.spec ?? current.spec }], cost, notes };
 }

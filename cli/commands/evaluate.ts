@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import type { EvolutionConfig } from '../../core';
 import type { EvaluationArm, EvaluationPhase, EvaluationReport, Interval } from '../../core/evaluation';
 import { flag, numberFlag, UsageError } from '../args';
 import type { Command } from '../command';
@@ -46,12 +47,42 @@ function progressPrinter(): (p: { done: number; total: number; resumed: number; 
   };
 }
 
+/** The family's evaluator on a task queue of the run's own, in this process, for the optimized arm's GEPA experiment. */
+async function startFamilyEvaluator(
+  config: EvolutionConfig,
+  opts: Parameters<typeof import('../../evaluation/evaluator').familyEvaluatorActivities>[0] extends infer O ? Omit<O, 'usage'> : never,
+) {
+  const { Worker } = await import('@temporalio/worker');
+  const { connectWorkerTemporal } = await import('../../workers/connection');
+  const { evolutionDataConverter } = await import('../../runtime/codec/data-converter');
+  const { familyEvaluatorActivities } = await import('../../evaluation/evaluator');
+  const usage = { modelCalls: 0, promptTokens: 0, completionTokens: 0 };
+  const taskQueue = `evaluate-evaluator-${randomBytes(4).toString('hex')}`;
+  const connection = await connectWorkerTemporal(config);
+  const worker = await Worker.create({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue,
+    activities: familyEvaluatorActivities({ ...opts, usage }),
+    dataConverter: evolutionDataConverter(config),
+  });
+  const running = worker.run();
+  return {
+    optimizer: { evaluatorTaskQueue: taskQueue, usage },
+    async stop() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+      await connection.close();
+    },
+  };
+}
+
 export const evaluateCommands: Record<string, Command> = {
   evaluate: {
     options: {
       list: { description: 'list the task families' },
       family: { value: 'NAME', description: 'the task family to evaluate (required without --list)' },
-      arms: { value: 'ARMS', description: 'comma-separated arms (default baseline,online; baseline is always run)' },
+      arms: { value: 'ARMS', description: 'comma-separated arms (default baseline,online,optimized; baseline is always run)' },
       phases: { value: 'PHASES', description: 'comma-separated phases (default search,confirmation,replay)' },
       seeds: { value: 'N', number: true, description: 'seeds per case, 1 to 100 (default 5)' },
       'run-id': { value: 'ID', description: 'the run to resume or start (default: derived from the settings)' },
@@ -77,7 +108,7 @@ export const evaluateCommands: Record<string, Command> = {
       } catch (e) {
         throw new UsageError((e as Error).message);
       }
-      const arms = listOf<EvaluationArm>(flag(ctx.args, 'arms'), EVALUATION_ARMS, ['baseline', 'online'], 'arms');
+      const arms = listOf<EvaluationArm>(flag(ctx.args, 'arms'), EVALUATION_ARMS, EVALUATION_ARMS, 'arms');
       if (!arms.includes('baseline')) arms.unshift('baseline');
       const phases = listOf<EvaluationPhase>(flag(ctx.args, 'phases'), EVALUATION_PHASES, EVALUATION_PHASES, 'phases');
       const seeds = numberFlag(ctx.args, 'seeds') ?? 5;
@@ -104,9 +135,11 @@ export const evaluateCommands: Record<string, Command> = {
         ...config,
         governance: { ...config.governance, humanGate: 'none', approvalTimeoutMs: undefined, shadowMode: false, minToolCalls: 2 },
       });
+      const openai = createOpenAIClient(config.llm);
+      const evaluator = arms.includes('optimized') ? await startFamilyEvaluator(worker.config, { family, openai, agentModel }) : undefined;
       try {
         const report = await runEvaluation(
-          { config: worker.config, store: worker.store, temporal: worker.client, taskQueue: worker.taskQueue, openai: createOpenAIClient(config.llm) },
+          { config: worker.config, store: worker.store, temporal: worker.client, taskQueue: worker.taskQueue, openai, optimizer: evaluator?.optimizer },
           { runId, family, arms, phases, seeds, agentModel },
           progressPrinter(),
         );
@@ -118,6 +151,7 @@ export const evaluateCommands: Record<string, Command> = {
         ctx.out(report, () => reportText(report, files));
         return 0;
       } finally {
+        await evaluator?.stop();
         await worker.stop();
       }
     },

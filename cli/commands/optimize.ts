@@ -5,6 +5,9 @@ import { mean, recordsText, reportText } from '../format-experiment';
 import { flag, numberFlag, positional, requiredFlag, UsageError } from '../args';
 import type { Command } from '../command';
 import { storeOnly, withServices } from '../services';
+import { createProgress, experimentProgressLine, whilePolling } from '../progress';
+
+const WATCH_INTERVAL_MS = 1000;
 
 function viewText(v: ExperimentView): string {
   if (v.report) return reportText(v.report);
@@ -41,12 +44,12 @@ export const optimizeCommands: Record<string, Command> = {
   optimize: {
     options: {
       request: { value: 'FILE', file: true, required: true, description: 'the ExperimentRequest (JSON)' },
-      wait: { description: 'follow the experiment and print its result' },
+      wait: { description: 'follow the experiment (a progress bar on a terminal, plain lines otherwise) and print its result' },
       'iterations-per-run': { value: 'N', number: true, description: 'continue-as-new after N iterations' },
     },
     summary: 'start a GEPA experiment (FILE: ExperimentRequest JSON); --wait prints its result',
     run: async (ctx) => {
-      const { readJsonFile, startExperiment, waitForExperiment } = await import('../../client/optimization');
+      const { getExperiment, readJsonFile, startExperiment, waitForExperiment } = await import('../../client/optimization');
       const request = readJsonFile(requiredFlag(ctx.args, 'request'), '--request');
       const iterationsPerRun = numberFlag(ctx.args, 'iterations-per-run');
       return withServices(ctx, async ({ temporal, store }) => {
@@ -58,7 +61,14 @@ export const optimizeCommands: Record<string, Command> = {
           );
           return 0;
         }
-        const report = await waitForExperiment(temporal.client, started.experimentId);
+        const progress = createProgress(process.stderr, { quiet: ctx.json });
+        const report = await whilePolling(waitForExperiment(temporal.client, started.experimentId), async () => {
+          const view = await getExperiment({ client: temporal.client, store }, started.experimentId);
+          if (view.progress) {
+            const line = experimentProgressLine(view.progress);
+            progress.update(line.text, line.fraction);
+          }
+        }).finally(() => progress.end());
         ctx.out(report, () => reportText(report));
         return exitCode(report);
       });
@@ -68,6 +78,7 @@ export const optimizeCommands: Record<string, Command> = {
     arguments: [{ name: 'EXPERIMENT_ID' }],
     options: {
       records: { description: 'add the iteration log, per-case evaluations and reflections' },
+      watch: { description: 'while it runs, show its progress (a bar on a terminal, plain lines otherwise); then its result' },
     },
     summary:
       'status of an experiment: progress while running; scores, stop, promotion and submission when done; --records adds the iteration log, per-case evaluations and reflections',
@@ -75,7 +86,22 @@ export const optimizeCommands: Record<string, Command> = {
       const id = positional(ctx.args, 0, 'EXPERIMENT_ID');
       const { getExperiment, readExperimentRecords } = await import('../../client/optimization');
       return withServices(ctx, async ({ temporal, store }) => {
-        const view = await getExperiment({ client: temporal.client, store }, id);
+        let view = await getExperiment({ client: temporal.client, store }, id);
+        if (ctx.args.flags.has('watch') && view.status === 'running') {
+          const progress = createProgress(process.stderr, { quiet: ctx.json });
+          try {
+            while (view.status === 'running') {
+              if (view.progress) {
+                const line = experimentProgressLine(view.progress);
+                progress.update(line.text, line.fraction);
+              }
+              await new Promise((r) => setTimeout(r, WATCH_INTERVAL_MS));
+              view = await getExperiment({ client: temporal.client, store }, id);
+            }
+          } finally {
+            progress.end();
+          }
+        }
         if (ctx.args.flags.has('records')) {
           const records = await readExperimentRecords(store, id);
           ctx.out(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SkillSpecSchema } from '../schemas/skill';
 
 export const EVALUATION_ARMS = ['baseline', 'online', 'optimized'] as const;
 export type EvaluationArm = (typeof EVALUATION_ARMS)[number];
@@ -38,7 +39,7 @@ export const ArmSetupSchema = z.object({
   runId: z.string(),
   arm: z.enum(EVALUATION_ARMS),
   scopeKey: z.string().optional(),
-  skills: z.array(z.object({ name: z.string(), revisionId: z.string().optional() })),
+  skills: z.array(z.object({ name: z.string(), revisionId: z.string().optional(), spec: SkillSpecSchema.optional() })),
   cost: ArmCostSchema,
   notes: z.array(z.string()),
 });

@@ -91,6 +91,8 @@ describe('evolution evaluate', () => {
       'evaluate',
       '--family',
       'record-audit',
+      '--arms',
+      'baseline,online',
       '--seeds',
       '3',
       '--phases',
@@ -108,5 +110,40 @@ describe('evolution evaluate', () => {
     expect(online.vsBaseline!.passRate.high).toBeLessThan(0);
     expect(report.negativeTransfer).toHaveLength(9);
     expect(report.negativeTransfer[0].notes).toContain('a live record was purged in a read-only audit');
+  });
+});
+
+describe('evolution evaluate, the optimized arm', () => {
+  it('runs a GEPA experiment on the learned skill with the family evaluator, approves it, and the test cases show what it added', async () => {
+    const runId = uniqueName('eval');
+    const result = await evolution([
+      'evaluate',
+      '--family',
+      'order-fulfilment',
+      '--arms',
+      'baseline,online,optimized',
+      '--seeds',
+      '2',
+      '--phases',
+      'search',
+      '--run-id',
+      runId,
+      '--out',
+      mkdtempSync(join(tmpdir(), 'evaluate-')),
+      '--json',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as EvaluationReport;
+    const summary = (arm: string) => report.summaries.find((s) => s.arm === arm)!;
+    // The recorded session forgot to notify the customer; the grader says so, the reflector adds it.
+    expect(summary('online').quality.mean).toBeCloseTo(2 / 3);
+    expect(summary('optimized').quality.mean).toBe(1);
+    expect(summary('optimized').passRate.mean).toBe(1);
+    const online = report.totals.find((t) => t.arm === 'online')!;
+    const optimized = report.totals.find((t) => t.arm === 'optimized')!;
+    expect(optimized.skills[0].revisionId).not.toBe(online.skills[0].revisionId);
+    // End to end: the optimized arm's setup includes the learning it started from.
+    expect(optimized.setup.modelCalls).toBeGreaterThan(online.setup.modelCalls);
+    expect(optimized.setup.promptTokens).toBeGreaterThan(online.setup.promptTokens);
   });
 });

@@ -4,7 +4,8 @@ import raw from './cases.json';
 /**
  * Multi-step tool workflow: a shipment is only created for stock that was checked and
  * reserved first. The task names only `create_shipment`; the procedure learned from the
- * recorded session (check, reserve, ship, notify) is what makes it pass.
+ * recorded session (check, reserve, ship) is what makes it pass; notifying the customer,
+ * which the recorded session forgot, is what the grader's feedback teaches the optimizer.
  */
 export const orderFulfilment: Family = {
   name: 'order-fulfilment',
@@ -54,7 +55,7 @@ export const orderFulfilment: Family = {
       quality,
       notes: [
         ...(shipped ? [] : ['missing: create the shipment after reserving stock']),
-        ...(notified ? [] : ['missing: notify the customer']),
+        ...(notified ? [] : ['missing: Call `notify_customer` with {order_id} after the shipment']),
         ...(reported ? [] : ['missing: report the tracking number']),
       ],
     };
