@@ -5,34 +5,19 @@ import type { SessionAuditEvent } from '../../core/governance';
 import type { ConsoleEnv } from '../auth';
 import { activityFor, visibleScopes, type ActivityFilter, type ConsoleDeps } from '../read-model';
 import { layout } from '../views/layout';
+import { table } from '../views/table';
 import { auditTable } from './revision';
 
 /** Deltas a session stepped over after repeated failed reviews: nothing was learnt from them. */
 function quarantineTable(entries: SessionAuditEvent[]) {
   return html`<h2>Quarantined deltas</h2>
-    <table>
-      <thead>
-        <tr>
-          <th>When</th>
-          <th>Scope</th>
-          <th>Session</th>
-          <th>Job</th>
-          <th>Failed reviews</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${entries.map(
-          (e) =>
-            html`<tr>
-              <td>${e.at}</td>
-              <td>${e.scopeKey}</td>
-              <td>${e.sessionId}</td>
-              <td><code>${e.jobId}</code></td>
-              <td>${e.failures.map((f) => html`<div>${f.reason}</div>`)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>`;
+    ${table(entries, [
+      { header: 'When', cell: (e) => e.at },
+      { header: 'Scope', cell: (e) => e.scopeKey },
+      { header: 'Session', cell: (e) => e.sessionId },
+      { header: 'Job', cell: (e) => html`<code>${e.jobId}</code>` },
+      { header: 'Failed reviews', cell: (e) => e.failures.map((f) => html`<div>${f.reason}</div>`) },
+    ])}`;
 }
 
 export function activityFilter(q: (name: string) => string | undefined): ActivityFilter {
@@ -69,23 +54,10 @@ export function activityRoutes(deps: ConsoleDeps) {
       layout(
         { title: 'Activity', session: c.get('session') },
         html`<h2>Governance counters</h2>
-          <table>
-            <thead>
-              <tr>
-                <th>Counter</th>
-                ${Object.keys(metrics).map((scope) => html`<th>${scope}</th>`)}
-              </tr>
-            </thead>
-            <tbody>
-              ${counterNames.map(
-                (n) =>
-                  html`<tr>
-                    <td>${n}</td>
-                    ${Object.values(metrics).map((m) => html`<td>${m[n as keyof typeof m]}</td>`)}
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
+          ${table(counterNames, [
+            { header: 'Counter', cell: (n) => n },
+            ...Object.entries(metrics).map(([scope, m]) => ({ header: scope, numeric: true, cell: (n: string) => m[n as keyof typeof m] })),
+          ])}
           ${quarantines.length ? quarantineTable(quarantines) : ''}
           <h2>Audit log</h2>
           ${form}${auditTable(events)}`,

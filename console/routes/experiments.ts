@@ -4,6 +4,7 @@ import type { ConsoleEnv } from '../auth';
 import { experimentFor, experimentsFor, type ConsoleDeps } from '../read-model';
 import { validationChart } from '../views/chart';
 import { layout } from '../views/layout';
+import { table } from '../views/table';
 
 const score = (n: number | undefined) => (n === undefined ? '–' : n.toFixed(3));
 const revisionLink = (id: string | undefined) => (id ? html`<a href="/revisions/${encodeURIComponent(id)}">${id}</a>` : '');
@@ -12,39 +13,22 @@ export function experimentRoutes(deps: ConsoleDeps) {
   const app = new Hono<ConsoleEnv>();
   app.get('/experiments', async (c) => {
     const list = await experimentsFor(deps, c.get('user'));
-    const rows = list.map(
-      (e) =>
-        html`<tr>
-          <td><a href="/experiments/${encodeURIComponent(e.experimentId)}">${e.experimentId}</a></td>
-          <td>${e.scopeKey}</td>
-          <td>${e.skillId ?? ''}</td>
-          <td>${e.dataset}</td>
-          <td>${e.status}</td>
-          <td>${e.startedAt}</td>
-          <td>${revisionLink(e.submittedRevisionId)}</td>
-        </tr>`,
-    );
     return c.html(
       layout(
         { title: 'Experiments', session: c.get('session') },
-        list.length
-          ? html`<table>
-              <thead>
-                <tr>
-                  <th>Experiment</th>
-                  <th>Scope</th>
-                  <th>Skill</th>
-                  <th>Dataset</th>
-                  <th>Status</th>
-                  <th>Started</th>
-                  <th>Submitted revision</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows}
-              </tbody>
-            </table>`
-          : html`<p>No experiments in your scopes.</p>`,
+        table(
+          list,
+          [
+            { header: 'Experiment', cell: (e) => html`<a href="/experiments/${encodeURIComponent(e.experimentId)}">${e.experimentId}</a>` },
+            { header: 'Scope', cell: (e) => e.scopeKey },
+            { header: 'Skill', cell: (e) => e.skillId },
+            { header: 'Dataset', cell: (e) => e.dataset },
+            { header: 'Status', cell: (e) => e.status },
+            { header: 'Started', cell: (e) => e.startedAt },
+            { header: 'Submitted revision', cell: (e) => revisionLink(e.submittedRevisionId) },
+          ],
+          { empty: 'No experiments in your scopes.' },
+        ),
       ),
     );
   });
@@ -58,54 +42,28 @@ export function experimentRoutes(deps: ConsoleDeps) {
           ${accepted.map((e) => html`<li>${e.childId} ← ${e.parentId} <span class="muted">(iteration ${e.iteration}, ${e.component}: ${e.reason})</span></li>`)}
         </ol>`
       : html`<p class="muted">No child was accepted; the seed is the only candidate.</p>`;
-    const holdout = p.holdout.length
-      ? html`<table>
-          <thead>
-            <tr>
-              <th>Case</th>
-              <th>Seed</th>
-              <th>Winner</th>
-              <th>Δ</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${p.holdout.map(
-              (h) =>
-                html`<tr>
-                  <td>${h.caseId}${h.critical ? html` <span class="badge rejected">critical</span>` : ''}</td>
-                  <td>${score(h.seed)}</td>
-                  <td>${score(h.winner)}</td>
-                  <td>${h.seed !== undefined && h.winner !== undefined ? `${h.winner - h.seed >= 0 ? '+' : ''}${(h.winner - h.seed).toFixed(3)}` : ''}</td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>`
-      : html`<p class="muted">No holdout evaluation yet.</p>`;
-    const iterations = html`<table>
-      <thead>
-        <tr>
-          <th>#</th>
-          <th>Parent</th>
-          <th>Component</th>
-          <th>Outcome</th>
-          <th>Validation</th>
-          <th>Why</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${p.log.map(
-          (e) =>
-            html`<tr>
-              <td>${e.iteration}</td>
-              <td>${e.parentId}</td>
-              <td>${e.component}</td>
-              <td>${e.outcome}</td>
-              <td>${score(e.childValidationMean)}</td>
-              <td>${e.reason}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>`;
+    const holdout = table(
+      p.holdout,
+      [
+        { header: 'Case', cell: (h) => html`${h.caseId}${h.critical ? html` <span class="badge rejected">critical</span>` : ''}` },
+        { header: 'Seed', numeric: true, cell: (h) => score(h.seed) },
+        { header: 'Winner', numeric: true, cell: (h) => score(h.winner) },
+        {
+          header: 'Δ',
+          numeric: true,
+          cell: (h) => (h.seed !== undefined && h.winner !== undefined ? `${h.winner - h.seed >= 0 ? '+' : ''}${(h.winner - h.seed).toFixed(3)}` : ''),
+        },
+      ],
+      { empty: 'No holdout evaluation yet.' },
+    );
+    const iterations = table(p.log, [
+      { header: '#', numeric: true, cell: (e) => e.iteration },
+      { header: 'Parent', cell: (e) => e.parentId },
+      { header: 'Component', cell: (e) => e.component },
+      { header: 'Outcome', cell: (e) => e.outcome },
+      { header: 'Validation', numeric: true, cell: (e) => score(e.childValidationMean) },
+      { header: 'Why', cell: (e) => e.reason },
+    ]);
     return c.html(
       layout(
         { title: `Experiment ${p.summary.experimentId}`, session: c.get('session') },

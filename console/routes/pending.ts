@@ -4,6 +4,7 @@ import type { ConsoleEnv } from '../auth';
 import type { OpenApproval } from '../../client/approvals';
 import { openApprovalsFor, pendingFor, type ConsoleDeps } from '../read-model';
 import { ago, layout } from '../views/layout';
+import { table } from '../views/table';
 
 /** What the page polls: the open approvals (a visibility query, no storage read), so a decision anywhere reloads it. */
 export const pendingVersion = (open: readonly OpenApproval[]) => open.map((a) => a.revisionId).join(',');
@@ -13,44 +14,37 @@ export function pendingRoutes(deps: ConsoleDeps) {
   app.get('/', async (c) => {
     const open = await openApprovalsFor(deps, c.get('user'));
     const items = await pendingFor(deps, c.get('user'), { open });
-    const rows = items.map(
-      (i) =>
-        html`<tr>
-          <td>
-            <a href="/revisions/${encodeURIComponent(i.revisionId)}">${i.name}</a>
-            <div class="muted">${i.revisionId}</div>
-          </td>
-          <td>${i.scopeKey}</td>
-          <td>${i.action}</td>
-          <td>${i.source === 'gepa' ? 'GEPA' : i.source}</td>
-          <td class="held-because">${i.risk === 'high' ? html`<strong>high risk</strong>` : ''} ${i.heldBecause.map((r) => html`<div>${r}</div>`)}</td>
-          <td title="${i.createdAt}">${ago(i.createdAt)}</td>
-          <td>
-            ${i.expiresAt ? html`${i.expiryAction === 'reject' ? 'rejected' : 'published'} <span title="${i.expiresAt}">${ago(i.expiresAt)}</span>` : 'never (waits for a person)'}
-          </td>
-        </tr>`,
-    );
     return c.html(
       layout(
         { title: 'Pending', session: c.get('session'), live: { url: '/live/pending', version: pendingVersion(open) } },
-        items.length
-          ? html`<table>
-              <thead>
-                <tr>
-                  <th>Skill</th>
-                  <th>Scope</th>
-                  <th>Action</th>
-                  <th>Source</th>
-                  <th>Why it waits</th>
-                  <th>Held</th>
-                  <th>At the deadline</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows}
-              </tbody>
-            </table>`
-          : html`<p>Nothing waits for a decision in your scopes.</p>`,
+        table(
+          items,
+          [
+            {
+              header: 'Skill',
+              cell: (i) =>
+                html`<a href="/revisions/${encodeURIComponent(i.revisionId)}">${i.name}</a>
+                  <div class="muted">${i.revisionId}</div>`,
+            },
+            { header: 'Scope', cell: (i) => i.scopeKey },
+            { header: 'Action', cell: (i) => i.action },
+            { header: 'Source', cell: (i) => (i.source === 'gepa' ? 'GEPA' : i.source) },
+            {
+              header: 'Why it waits',
+              className: 'held-because',
+              cell: (i) => html`${i.risk === 'high' ? html`<strong>high risk</strong>` : ''} ${i.heldBecause.map((r) => html`<div>${r}</div>`)}`,
+            },
+            { header: 'Held', cell: (i) => html`<span title="${i.createdAt}">${ago(i.createdAt)}</span>` },
+            {
+              header: 'At the deadline',
+              cell: (i) =>
+                i.expiresAt
+                  ? html`${i.expiryAction === 'reject' ? 'rejected' : 'published'} <span title="${i.expiresAt}">${ago(i.expiresAt)}</span>`
+                  : 'never (waits for a person)',
+            },
+          ],
+          { empty: 'Nothing waits for a decision in your scopes.' },
+        ),
       ),
     );
   });

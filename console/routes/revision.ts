@@ -8,6 +8,7 @@ import { decideFor, revisionFor, type ConsoleDeps } from '../read-model';
 import { canAct } from '../users';
 import { diffView } from '../views/diff';
 import { badge, csrfField, layout } from '../views/layout';
+import { fieldTable, table } from '../views/table';
 
 export const DecisionFormSchema = z.object({
   decision: z.enum(['approve', 'reject'], { message: 'decision must be "approve" or "reject"' }),
@@ -17,87 +18,54 @@ export const DecisionFormSchema = z.object({
 export const revisionVersion = (r: Revision) => `${r.status}|${r.human?.decision ?? ''}|${r.human?.reviewer ?? ''}`;
 
 export function auditTable(events: readonly AuditEvent[], highlight?: string) {
-  if (events.length === 0) return html`<p class="muted">No audit events.</p>`;
-  return html`<table>
-    <thead>
-      <tr>
-        <th>When</th>
-        <th>Action</th>
-        <th>Revision</th>
-        <th>Actor</th>
-        <th>Reason</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${events.map(
-        (e) =>
-          html`<tr${e.revisionId && e.revisionId === highlight ? html` style="font-weight:600"` : ''}><td>${e.at}</td><td>${e.action}</td><td>${e.revisionId ?? ''}</td><td>${e.actor}</td><td>${e.reason}</td></tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return table(
+    events,
+    [
+      { header: 'When', cell: (e) => e.at },
+      { header: 'Action', cell: (e) => e.action },
+      { header: 'Revision', cell: (e) => e.revisionId },
+      { header: 'Actor', cell: (e) => e.actor },
+      { header: 'Reason', cell: (e) => e.reason },
+    ],
+    { empty: 'No audit events.', rowClass: (e) => (e.revisionId && e.revisionId === highlight ? 'current' : undefined) },
+  );
 }
 
 function gatesView(r: Revision) {
-  const rows = r.gates.map(
-    (g) =>
-      html`<tr>
-        <td>${g.gate}</td>
-        <td>${!g.ran ? 'skipped' : g.passed ? (g.held ? 'passed (held for evaluation)' : 'passed') : 'FAILED'}</td>
-        <td>${g.reasons.map((x) => html`<div>${x}</div>`)}</td>
-      </tr>`,
-  );
+  const gates = r.gates.map((g) => ({
+    gate: g.gate,
+    verdict: !g.ran ? 'skipped' : g.passed ? (g.held ? 'passed (held for evaluation)' : 'passed') : 'FAILED',
+    reasons: g.reasons.map((x) => html`<div>${x}</div>`),
+  }));
   const human = r.human
-    ? html`<tr>
-        <td>human</td>
-        <td>${r.human.decision ?? (r.human.held ? 'held for a person' : 'not required')}</td>
-        <td>
-          ${r.human.reasons.map((x) => html`<div>${x}</div>`)}${
-            r.human.reviewer
-              ? html`<div>
-                  by <strong>${r.human.reviewer}</strong>${r.human.decidedAt ? html` at ${r.human.decidedAt}` : ''}${r.human.comment ? html`: “${r.human.comment}”` : ''}
-                </div>`
-              : ''
-          }
-        </td>
-      </tr>`
-    : '';
-  return html`<table>
-    <thead>
-      <tr>
-        <th>Gate</th>
-        <th>Verdict</th>
-        <th>Reasons</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${rows}${human}
-    </tbody>
-  </table>`;
+    ? {
+        gate: 'human',
+        verdict: r.human.decision ?? (r.human.held ? 'held for a person' : 'not required'),
+        reasons: html`${r.human.reasons.map((x) => html`<div>${x}</div>`)}${
+          r.human.reviewer
+            ? html`<div>
+                by <strong>${r.human.reviewer}</strong>${r.human.decidedAt ? html` at ${r.human.decidedAt}` : ''}${r.human.comment ? html`: “${r.human.comment}”` : ''}
+              </div>`
+            : ''
+        }`,
+      }
+    : undefined;
+  return table(human ? [...gates, human] : gates, [
+    { header: 'Gate', cell: (g) => g.gate },
+    { header: 'Verdict', cell: (g) => g.verdict },
+    { header: 'Reasons', cell: (g) => g.reasons },
+  ]);
 }
 
 function evidenceView(r: Revision) {
   const e = r.evidence;
   if (!e) return html`<p class="muted">No offline evidence (this revision came from ${r.source === 'reviewer' ? 'the online reviewer' : r.source}).</p>`;
-  return html`<table>
-    <tbody>
-      <tr>
-        <th>Experiment</th>
-        <td><a href="/experiments/${encodeURIComponent(e.experimentId)}">${e.experimentId}</a></td>
-      </tr>
-      <tr>
-        <th>Dataset</th>
-        <td>${e.datasetId}@${e.datasetVersion} (${e.caseCount} holdout cases)</td>
-      </tr>
-      <tr>
-        <th>Holdout score</th>
-        <td>baseline ${e.baselineHoldoutScore.toFixed(3)} → candidate ${e.candidateHoldoutScore.toFixed(3)} (Δ ${e.delta >= 0 ? '+' : ''}${e.delta.toFixed(3)})</td>
-      </tr>
-      <tr>
-        <th>Objectives</th>
-        <td>${e.objectives.join(', ') || 'score'}</td>
-      </tr>
-    </tbody>
-  </table>`;
+  return fieldTable([
+    ['Experiment', html`<a href="/experiments/${encodeURIComponent(e.experimentId)}">${e.experimentId}</a>`],
+    ['Dataset', `${e.datasetId}@${e.datasetVersion} (${e.caseCount} holdout cases)`],
+    ['Holdout score', `baseline ${e.baselineHoldoutScore.toFixed(3)} → candidate ${e.candidateHoldoutScore.toFixed(3)} (Δ ${e.delta >= 0 ? '+' : ''}${e.delta.toFixed(3)})`],
+    ['Objectives', e.objectives.join(', ') || 'score'],
+  ]);
 }
 
 export function revisionRoutes(deps: ConsoleDeps) {

@@ -7,6 +7,7 @@ import { rollbackFor, skillsFor, skillTimelineFor, usageFor, visibleScopes, type
 import { canAct } from '../users';
 import { auditTable } from './revision';
 import { badge, csrfField, layout, scopeQuery } from '../views/layout';
+import { table } from '../views/table';
 import { usageSection } from '../views/usage';
 
 export function skillRoutes(deps: ConsoleDeps) {
@@ -26,35 +27,22 @@ export function skillRoutes(deps: ConsoleDeps) {
       >
       <button>Show</button>
     </form>`;
-    const rows = skills.map(
-      (s) =>
-        html`<tr>
-          <td><a href="/skills/${encodeURIComponent(s.skillId)}?${scopeQuery(chosen!)}">${s.name}</a></td>
-          <td>${s.description}</td>
-          <td class="muted">${s.revisionId}</td>
-        </tr>`,
-    );
     return c.html(
       layout(
         { title: 'Skills', session: c.get('session') },
         html`${picker}${chosen ? html`<h2>Published in ${chosen}</h2>` : html`<p>You have no scopes.</p>`}
         ${
-          skills.length
-            ? html`<table>
-                <thead>
-                  <tr>
-                    <th>Name</th>
-                    <th>Description</th>
-                    <th>Active revision</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${rows}
-                </tbody>
-              </table>`
-            : chosen
-              ? html`<p>No published skills.</p>`
-              : ''
+          chosen
+            ? table(
+                skills,
+                [
+                  { header: 'Name', cell: (s) => html`<a href="/skills/${encodeURIComponent(s.skillId)}?${scopeQuery(chosen)}">${s.name}</a>` },
+                  { header: 'Description', cell: (s) => s.description },
+                  { header: 'Active revision', className: 'muted', cell: (s) => s.revisionId },
+                ],
+                { empty: 'No published skills.' },
+              )
+            : ''
         }`,
       ),
     );
@@ -66,20 +54,6 @@ export function skillRoutes(deps: ConsoleDeps) {
     const name = [...t.revisions].reverse().find((r) => r.spec)?.spec?.name ?? t.skillId;
     // The scope is the one the timeline was authorized for: one GET of its usage counters, one of its index.
     const usage = await usageFor(deps, user, t.scopeKey);
-    const rows = [...t.revisions].reverse().map(
-      (r) =>
-        html`<tr>
-          <td><a href="/revisions/${encodeURIComponent(r.id)}">${r.id}</a></td>
-          <td>${badge(r.status)}</td>
-          <td>${r.action}</td>
-          <td>${r.source}</td>
-          <td>${r.createdAt}</td>
-          <td>${r.human?.reviewer ? html`${r.human.decision} by ${r.human.reviewer}` : ''}</td>
-          <td>
-            ${canAct(user) && r.status === 'archived' && r.id !== t.activeRevisionId ? html`<a href="/skills/${encodeURIComponent(t.skillId)}/rollback?${scopeQuery(t.scopeKey)}&revision=${encodeURIComponent(r.id)}">Roll back to this</a>` : ''}
-          </td>
-        </tr>`,
-    );
     return c.html(
       layout(
         { title: name, session: c.get('session') },
@@ -97,22 +71,21 @@ export function skillRoutes(deps: ConsoleDeps) {
               : ''
           }
           <h2>Revision timeline</h2>
-          <table>
-            <thead>
-              <tr>
-                <th>Revision</th>
-                <th>Status</th>
-                <th>Action</th>
-                <th>Source</th>
-                <th>Created</th>
-                <th>Decision</th>
-                <th></th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>
+          ${table([...t.revisions].reverse(), [
+            { header: 'Revision', cell: (r) => html`<a href="/revisions/${encodeURIComponent(r.id)}">${r.id}</a>` },
+            { header: 'Status', cell: (r) => badge(r.status) },
+            { header: 'Action', cell: (r) => r.action },
+            { header: 'Source', cell: (r) => r.source },
+            { header: 'Created', cell: (r) => r.createdAt },
+            { header: 'Decision', cell: (r) => (r.human?.reviewer ? html`${r.human.decision} by ${r.human.reviewer}` : '') },
+            {
+              header: '',
+              cell: (r) =>
+                canAct(user) && r.status === 'archived' && r.id !== t.activeRevisionId
+                  ? html`<a href="/skills/${encodeURIComponent(t.skillId)}/rollback?${scopeQuery(t.scopeKey)}&revision=${encodeURIComponent(r.id)}">Roll back to this</a>`
+                  : '',
+            },
+          ])}
           ${usageSection(
             usage.skills.find((s) => s.skillId === t.skillId),
             usage.windowDays,

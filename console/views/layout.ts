@@ -11,7 +11,7 @@ header a{color:#cfe3ff;text-decoration:none}header a:hover{text-decoration:under
 header .who{margin-left:auto;font-size:.9rem}header form{display:inline}
 main{padding:1rem 1.5rem;max-width:1100px}
 table{border-collapse:collapse;width:100%;background:#fff}th,td{border-bottom:1px solid #e3e6ea;padding:.35rem .5rem;text-align:left;font-size:.92rem;vertical-align:top}
-th{background:#eef1f4}
+th{background:#eef1f4}th.num,td.num{text-align:right;font-variant-numeric:tabular-nums}tr.current{font-weight:600}
 pre{background:#fff;border:1px solid #e3e6ea;padding:.6rem;overflow:auto;font-size:.85rem;white-space:pre-wrap}
 .diff .add{background:#e6ffec;color:#05501f}.diff .remove{background:#ffebe9;color:#82071e}.diff .hunk{color:#6e7781}
 .flash{background:#fff8c5;border:1px solid #d4a72c;padding:.5rem .8rem;margin:.5rem 0}

@@ -1,5 +1,6 @@
 import { html } from 'hono/html';
 import type { OutcomeRates, SkillReport } from '../../core/usage';
+import { table } from './table';
 
 const pct = (v: number | undefined) => (v === undefined ? '—' : `${(v * 100).toFixed(0)}%`);
 const rate = (r: OutcomeRates) => html`${pct(r.successRate)} <span class="muted">of ${r.sessions}</span>`;
@@ -59,31 +60,13 @@ export function usageSection(skill: SkillReport | undefined, windowDays: number)
       ${rate(skill.without)}. ${skill.unused ? html`<strong class="badge">not loaded in ${windowDays} days</strong>` : ''}
     </p>
     ${usageChart(skill)}
-    <table>
-      <thead>
-        <tr>
-          <th>Revision</th>
-          <th>Offered</th>
-          <th>Loaded</th>
-          <th>Success with</th>
-          <th>Success without</th>
-          <th>Mean tokens with</th>
-          <th>Last loaded</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${skill.revisions.map(
-          (r) =>
-            html`<tr>
-              <td>${r.revisionId}${r.live ? ' (live)' : ''}</td>
-              <td>${r.offered}</td>
-              <td>${r.loaded} (${pct(r.loadRate)})</td>
-              <td>${rate(r.with)}</td>
-              <td>${rate(r.without)}</td>
-              <td>${r.with.meanTokens === undefined ? '—' : Math.round(r.with.meanTokens)}</td>
-              <td>${r.lastLoadedAt ?? '—'}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>`;
+    ${table(skill.revisions, [
+      { header: 'Revision', cell: (r) => `${r.revisionId}${r.live ? ' (live)' : ''}` },
+      { header: 'Offered', numeric: true, cell: (r) => r.offered },
+      { header: 'Loaded', numeric: true, cell: (r) => `${r.loaded} (${pct(r.loadRate)})` },
+      { header: 'Success with', numeric: true, cell: (r) => rate(r.with) },
+      { header: 'Success without', numeric: true, cell: (r) => rate(r.without) },
+      { header: 'Mean tokens with', numeric: true, cell: (r) => (r.with.meanTokens === undefined ? '—' : Math.round(r.with.meanTokens)) },
+      { header: 'Last loaded', cell: (r) => r.lastLoadedAt ?? '—' },
+    ])}`;
 }

@@ -21,7 +21,7 @@ describe('console usage section', () => {
     expect(text).toMatch(/Loaded in <strong>1<\/strong> of 2 sessions offered it \(50%\)/);
     expect(text).toContain('<title>a-2: success with 100%</title>');
     expect(text).toContain('<title>a-2: success without 0%</title>');
-    expect(text).toContain('<td>90</td>');
+    expect(text).toContain('<td class="num">90</td>');
     expect(String(await usageSection(undefined, 7))).toContain('No sessions counted');
   });
 });
