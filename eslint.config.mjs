@@ -60,15 +60,16 @@ const deterministic = {
 export const LAYERS = {
   core: [],
   storage: ['core'],
+  codec: ['core'],
   activities: ['core', 'storage'],
-  client: ['core', 'storage'],
+  client: ['core', 'storage', 'codec'],
   workflows: ['core', { layer: 'activities', typesOnly: true }],
-  runtime: ['core', 'storage'],
+  runtime: ['core', 'storage', 'codec'],
   infra: ['core', 'storage', 'runtime'],
-  workers: ['core', 'storage', 'activities', 'workflows', 'runtime'],
-  console: ['core', 'storage', 'client', 'runtime'],
-  evaluation: ['core', 'storage', 'activities', 'client', 'runtime'],
-  cli: ['core', 'storage', 'activities', 'client', 'workflows', 'runtime', 'workers', 'console', 'infra', 'evaluation'],
+  workers: ['core', 'storage', 'codec', 'activities', 'workflows', 'runtime'],
+  console: ['core', 'storage', 'codec', 'client', 'runtime'],
+  evaluation: ['core', 'storage', 'codec', 'activities', 'client', 'runtime'],
+  cli: ['core', 'storage', 'codec', 'activities', 'client', 'workflows', 'runtime', 'workers', 'console', 'infra', 'evaluation'],
 };
 const TOP_LEVEL = [...Object.keys(LAYERS), 'scripts', 'bench', 'test'];
 

@@ -11,6 +11,9 @@ export type { JobOutcome, RollbackResult } from '../core/governance';
 export type { ApprovalResult, ExperimentReport, ExperimentProgress } from '../core/workflow-api';
 export { InputError, NotFoundError, StateError, ServiceUnavailableError } from '../core/errors';
 export { createSkillStore, type SkillStore } from '../storage';
+export { createDataConverter, createPayloadCodec, type PayloadEncryptionOptions } from './payload-encryption';
+export { parsePayloadKeys, type PayloadKey } from '../codec/keys';
+export { PayloadDecryptionError } from '../codec/aes-gcm-codec';
 
 export { startLearningJob, waitForLearningJob, type StartedLearningJob } from './learning';
 export { listLearningJobs, showLearningJob, listQuarantines, type JobView } from './jobs';

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { EncryptJWT, jwtDecrypt } from 'jose';
 import { z } from 'zod';
-import type { PayloadKey } from '../runtime/codec/keys';
+import type { PayloadKey } from '../codec/keys';
 import { ConsoleUserSchema, type ConsoleUser } from './users';
 
 export interface ConsoleSession {

@@ -1,5 +1,5 @@
 import { InputError } from '../core/errors';
-import { loadPayloadKeys, type PayloadKey } from '../runtime/codec/keys';
+import { loadPayloadKeys, type PayloadKey } from '../codec/keys';
 import { readCaBundle } from '../storage/tls';
 import { trustedProxies } from './client-address';
 import type { OidcSettings } from './oidc';

@@ -1,6 +1,6 @@
 import { ConfigError, parseConfig, type EvolutionConfig } from '../core';
 import { resolveTemporalProfile } from './temporal-profile';
-import { loadPayloadKeys } from './codec/keys';
+import { loadPayloadKeys } from '../codec/keys';
 
 /** The variables that point at the local development services (infra/env.ts `infraEnv`). */
 export type LocalServicesEnv = () => Record<string, string | undefined>;

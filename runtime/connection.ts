@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { probeTls } from './connection-probe';
 import { ensureReachable } from './reachability';
-import { evolutionDataConverter } from './codec/data-converter';
+import { evolutionDataConverter } from '../codec/data-converter';
 import { clientInterceptors } from './tracing/client-interceptors';
 import type { EvolutionConfig } from '../core';
 import { temporalConnectionOptions } from './temporal-profile';

@@ -6,7 +6,7 @@ import { createMainWorker, defaultWorkflowBundle, PAYLOAD_CONVERTER_PATH, WORKFL
 import { randomUUID } from 'node:crypto';
 import { connectWorkerTemporal } from './connection';
 import { temporalConnectionOptions } from '../runtime/temporal-profile';
-import { evolutionDataConverter } from '../runtime/codec/data-converter';
+import { evolutionDataConverter } from '../codec/data-converter';
 import { clientInterceptors } from '../runtime/tracing/client-interceptors';
 
 let bundle: Promise<WorkflowBundleOption> | undefined;

@@ -10,7 +10,7 @@ import { connectWorkerTemporal } from './connection';
 import { productMetricsInterceptor } from './telemetry/product-metrics';
 import type { Tracing } from '../runtime/tracing/otel';
 import { TRACING_WORKFLOW_INTERCEPTORS } from '../runtime/tracing/from-env';
-import { evolutionDataConverter } from '../runtime/codec/data-converter';
+import { evolutionDataConverter } from '../codec/data-converter';
 
 export interface MainWorkerOptions {
   config: EvolutionConfig;

@@ -54,7 +54,7 @@ async function startFamilyEvaluator(
 ) {
   const { Worker } = await import('@temporalio/worker');
   const { connectWorkerTemporal } = await import('../../workers/connection');
-  const { evolutionDataConverter } = await import('../../runtime/codec/data-converter');
+  const { evolutionDataConverter } = await import('../../codec/data-converter');
   const { familyEvaluatorActivities } = await import('../../evaluation/evaluator');
   const usage = { modelCalls: 0, promptTokens: 0, completionTokens: 0 };
   const taskQueue = `evaluate-evaluator-${randomBytes(4).toString('hex')}`;

@@ -14,7 +14,7 @@ export const operationsCommands: Record<string, Command> = {
       // Loaded on use, like every command's modules: `evolution help` must not pay for them.
       const [{ AesGcmPayloadCodec }, { startCodecServer }, { codecServerSettingsFromEnv }, { tokenAuthenticator }, { jwtVerifier }, { trustedProxies }, { ConfigError }] =
         await Promise.all([
-          import('../../runtime/codec/aes-gcm-codec'),
+          import('../../codec/aes-gcm-codec'),
           import('../../console/codec-server'),
           import('../../console/codec-settings'),
           import('../../console/auth'),

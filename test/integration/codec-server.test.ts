@@ -13,8 +13,8 @@ import { startCodecServer, type RunningCodecServer } from '../../console/codec-s
 import { codecServerSettingsFromEnv } from '../../console/codec-settings';
 import { jwtVerifier } from '../../console/oidc';
 import { loadUsersFile } from '../../console/users';
-import { AesGcmPayloadCodec, ENCRYPTED_ENCODING } from '../../runtime/codec/aes-gcm-codec';
-import { parsePayloadKeys } from '../../runtime/codec/keys';
+import { AesGcmPayloadCodec, ENCRYPTED_ENCODING } from '../../codec/aes-gcm-codec';
+import { parsePayloadKeys } from '../../codec/keys';
 import { launchChromium } from '../support/browser';
 import { writeUsersFile, type TestUser } from '../support/console';
 import { startTestIssuer, type TestIssuer } from '../support/oidc';

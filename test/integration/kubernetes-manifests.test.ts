@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureGoTool, ensureKubernetesSchemas, KUBERNETES_VERSIONS, schemaLocation } from '../../infra/kubernetes-tools';
 import { REPO_ROOT } from '../../infra/paths';
-import { loadPayloadKeys } from '../../runtime/codec/keys';
+import { loadPayloadKeys } from '../../codec/keys';
 import { loadUsersFile } from '../../console/users';
 import { parseDockerfile } from '../support/dockerfile';
 import { ROLE_COMMANDS, workerDrainSeconds } from '../support/deployment';

@@ -12,7 +12,7 @@ import { type EvolutionConfig } from '../../core';
 import { WEATHER_SEED_SKILL } from '../../workers/evaluator/simulated-weather';
 import { approvalWorkflowId } from '../../core/workflow-ids';
 import { UNENCRYPTED_INPUT_FAILURE } from '../../core/payload-authenticity';
-import { parsePayloadKeys } from '../../runtime/codec/keys';
+import { parsePayloadKeys } from '../../codec/keys';
 import { createSkillStore, type SkillStore } from '../../storage';
 import { approvalStatusQuery, decideSignal, decideUpdate, type approvalWorkflow } from '../../workflows';
 import { holdRevision } from '../support/console';

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { AesGcmPayloadCodec, ENCRYPTED_ENCODING, KEY_ID_METADATA, PayloadDecryptionError } from '../../runtime/codec/aes-gcm-codec';
-import { parsePayloadKeys } from '../../runtime/codec/keys';
+import { AesGcmPayloadCodec, ENCRYPTED_ENCODING, KEY_ID_METADATA, PayloadDecryptionError } from '../../codec/aes-gcm-codec';
+import { parsePayloadKeys } from '../../codec/keys';
 import { ConfigError } from '../../core';
 import { UNAUTHENTICATED_PAYLOAD_MARK } from '../../core/payload-authenticity';
 import { loadConfig } from '../../runtime/config';
+import { createDataConverter, createPayloadCodec, PayloadDecryptionError as ClientDecryptionError } from '../../client/index';
 
 const key = () => randomBytes(32);
 const b64 = (b: Buffer) => b.toString('base64');
@@ -115,5 +116,27 @@ describe('strict payload mode', () => {
     expect(loadConfig({ ...env, EVOLUTION_PAYLOAD_STRICT: 'false' }).payloadStrict).toBe(false);
     expect(loadConfig({ EVOLUTION_IGNORE_LOCAL_INFRA: '1' }).payloadStrict).toBeUndefined();
     expect(() => loadConfig({ ...env, EVOLUTION_PAYLOAD_STRICT: 'sometimes' })).toThrow(/EVOLUTION_PAYLOAD_STRICT must be true or false/);
+  });
+});
+
+describe('the client library exports the workers codec', () => {
+  it('createDataConverter({ keys }) takes EVOLUTION_PAYLOAD_KEYS as the workers have it and round-trips with their codec', async () => {
+    const keys = `k-platform:${b64(key())}`;
+    const [clientCodec] = createDataConverter({ keys }).payloadCodecs!;
+    const workersCodec = new AesGcmPayloadCodec(parsePayloadKeys(keys), { strict: true });
+    const payload = defaultPayloadConverter.toPayload({ comment: 'approved' });
+    const [sent] = await clientCodec!.encode([payload]);
+    expect(text(sent!.metadata!.encoding)).toBe(ENCRYPTED_ENCODING);
+    const [received] = await workersCodec.decode([sent!]);
+    expect(defaultPayloadConverter.fromPayload(received!)).toEqual({ comment: 'approved' });
+    const [back] = await createPayloadCodec({ keys: parsePayloadKeys(keys) }).decode(await workersCodec.encode([payload]));
+    expect(defaultPayloadConverter.fromPayload(back!)).toEqual({ comment: 'approved' });
+  });
+
+  it('refuses missing keys with an error naming what it expected, and a foreign key by its id', async () => {
+    expect(() => createPayloadCodec({ keys: '' })).toThrow(/payload keys: none given/);
+    expect(() => createPayloadCodec({ keys: [] })).toThrow(ConfigError);
+    const [foreign] = await new AesGcmPayloadCodec(parsePayloadKeys(`other:${b64(key())}`)).encode([defaultPayloadConverter.toPayload(1)]);
+    await expect(createPayloadCodec({ keys: `mine:${b64(key())}` }).decode([foreign!])).rejects.toThrow(ClientDecryptionError);
   });
 });

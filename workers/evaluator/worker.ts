@@ -5,7 +5,7 @@ import { weatherEvaluatorActivities, type WeatherEvaluatorOptions } from './weat
 import { connectWorkerTemporal } from '../connection';
 import { productMetricsInterceptor } from '../telemetry/product-metrics';
 import type { Tracing } from '../../runtime/tracing/otel';
-import { evolutionDataConverter } from '../../runtime/codec/data-converter';
+import { evolutionDataConverter } from '../../codec/data-converter';
 
 export interface EvaluatorWorkerOptions {
   config: EvolutionConfig;

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { type Payload, type PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
-import { UNAUTHENTICATED_PAYLOAD_MARK } from '../../core/payload-authenticity';
+import { UNAUTHENTICATED_PAYLOAD_MARK } from '../core/payload-authenticity';
 import type { PayloadKey } from './keys';
 
 export const ENCRYPTED_ENCODING = 'binary/encrypted';

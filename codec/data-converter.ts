@@ -1,5 +1,5 @@
 import type { DataConverter } from '@temporalio/common';
-import type { EvolutionConfig } from '../../core';
+import type { EvolutionConfig } from '../core';
 import { AesGcmPayloadCodec } from './aes-gcm-codec';
 
 /**

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '../../core';
+import { ConfigError } from '../core';
 
 /** One AES-256 key and the id written next to every payload it encrypts. */
 export interface PayloadKey {
