@@ -8,8 +8,9 @@ const major = (v: string) => Number(v.replace(/^\D*/, '').split('.')[0]);
 const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { engines: { node: string }; devDependencies: Record<string, string> };
 
 describe('the Node.js LTS the product runs on (runtime/node-lts.js)', () => {
-  it('is what package.json engines, @types/node and the Dockerfile name', () => {
+  it('is what package.json engines (the client package too), @types/node and the Dockerfile name', () => {
     expect(pkg.engines.node).toBe(`>=${major(NODE_LTS)}`);
+    expect(JSON.parse(readFileSync(join(REPO_ROOT, 'client', 'package.json'), 'utf8')).engines.node).toBe(pkg.engines.node);
     expect(major(pkg.devDependencies['@types/node']!)).toBe(major(NODE_LTS));
     const froms = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8')
       .split('\n')
