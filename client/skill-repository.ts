@@ -1,4 +1,4 @@
-import { isLivePointer, renderSkillMarkdown, scopeKey as scopeKeyOf, type Scope, type SkillSpec } from '../core';
+import { cohortOf, isLivePointer, renderSkillMarkdown, scopeKey as scopeKeyOf, type Scope, type SkillSpec } from '../core';
 import type { ScopeIndexEntry, SkillStore } from '../storage';
 import { NotFoundError, ServiceUnavailableError } from '../core/errors';
 import { isTransientServiceError } from '../storage/network-errors';
@@ -40,6 +40,23 @@ export class SkillUnavailableError extends Error {
   override name = 'SkillUnavailableError';
 }
 
+/** Shared by a repository and its per-session views (`forSession`): one index cache, one body cache. */
+interface RepositoryState {
+  cache: Map<string, ScopeCache>;
+  bodies: Map<string, { markdown: string; spec: SkillSpec }>; // by revisionId
+  loaded: boolean;
+  lastError?: string;
+}
+
+export interface SkillRepositoryOptions {
+  /**
+   * The agent session this repository serves. Under a staged rollout (a canary), a session
+   * in the candidate cohort (a hash of this id, core/rollout `cohortOf`) is given the
+   * candidate revision; without a session id, always the stable one.
+   */
+  sessionId?: string;
+}
+
 /**
  * What an agent sees: the published skills of its scopes (most specific first, e.g. the
  * user's, then the app's, then global; a name found earlier wins). Reads only published
@@ -52,16 +69,55 @@ export class SkillUnavailableError extends Error {
  */
 export class SkillRepository {
   private readonly scopeKeys: string[];
-  private readonly cache = new Map<string, ScopeCache>();
-  private readonly bodies = new Map<string, { markdown: string; spec: SkillSpec }>(); // by revisionId
-  private loaded = false;
-  private lastError?: string;
+  private readonly state: RepositoryState;
+  private readonly sessionId?: string;
 
   constructor(
     private readonly store: SkillStore,
-    scopes: Scope | Scope[],
+    private readonly scopes: Scope | Scope[],
+    options: SkillRepositoryOptions = {},
+    shared?: RepositoryState,
   ) {
     this.scopeKeys = (Array.isArray(scopes) ? scopes : [scopes]).map(scopeKeyOf);
+    this.sessionId = options.sessionId;
+    this.state = shared ?? { cache: new Map(), bodies: new Map(), loaded: false };
+  }
+
+  /**
+   * The same repository for one agent session (shares the caches: no extra request): which
+   * revision a skill under a canary resolves to depends on the session's cohort.
+   */
+  forSession(sessionId: string): SkillRepository {
+    return new SkillRepository(this.store, this.scopes, { sessionId }, this.state);
+  }
+
+  private get cache() {
+    return this.state.cache;
+  }
+
+  private get bodies() {
+    return this.state.bodies;
+  }
+
+  private get loaded() {
+    return this.state.loaded;
+  }
+
+  private set loaded(value: boolean) {
+    this.state.loaded = value;
+  }
+
+  private get lastError() {
+    return this.state.lastError;
+  }
+
+  private set lastError(value: string | undefined) {
+    this.state.lastError = value;
+  }
+
+  /** Whether this repository's session is in the candidate cohort of a canary. */
+  private inCandidateCohort(canary: { revisionId: string; fraction: number } | undefined): boolean {
+    return canary !== undefined && this.sessionId !== undefined && cohortOf(this.sessionId, canary) === 'candidate';
   }
 
   /**
@@ -118,7 +174,8 @@ export class SkillRepository {
         const k = s.name.toLowerCase();
         if (seen.has(k)) continue;
         seen.add(k);
-        out.push({ name: s.name, description: s.description, skillId: s.skillId, revisionId: s.revisionId, scopeKey: key });
+        const offered = this.inCandidateCohort(s.canary) ? s.canary! : s;
+        out.push({ name: offered.name, description: offered.description, skillId: s.skillId, revisionId: offered.revisionId, scopeKey: key });
       }
     }
     return out;
@@ -141,12 +198,15 @@ export class SkillRepository {
       this.lastError = describe(e);
       throw new SkillUnavailableError(`skill "${summary.name}" is temporarily unavailable: the skill store cannot be reached (${this.lastError})`, { cause: e });
     }
-    // The index may be a burst behind the pointer: the pointer wins.
+    // The index may be a burst behind the pointer: the pointer wins (its canary too).
     const pointer = active?.pointer;
     if (!isLivePointer(pointer)) throw new NotFoundError(`skill "${nameOrId}" is no longer published`);
-    const body = { markdown: renderSkillMarkdown(pointer.spec), spec: pointer.spec };
-    this.bodies.set(pointer.revisionId, body);
-    return { ...summary, revisionId: pointer.revisionId, ...body };
+    const given = this.inCandidateCohort(pointer.canary)
+      ? { revisionId: pointer.canary!.revisionId, spec: pointer.canary!.spec }
+      : { revisionId: pointer.revisionId, spec: pointer.spec };
+    const body = { markdown: renderSkillMarkdown(given.spec), spec: given.spec };
+    this.bodies.set(given.revisionId, body);
+    return { ...summary, name: given.spec.name, description: given.spec.description, revisionId: given.revisionId, ...body };
   }
 }
 

@@ -10,3 +10,4 @@ export * from './publication';
 export * from './workflow-ids';
 export * from './llm';
 export * from './usage';
+export * from './rollout';

@@ -26,6 +26,8 @@ export const ScopeIndexEntrySchema = z.object({
   managed: z.boolean().default(true),
   /** Seq of the pointer this entry was derived from (highest wins). */
   seq: z.number().int().nonnegative().default(0),
+  /** A live canary of this skill (absent in indexes written before staged rollouts). */
+  canary: z.object({ revisionId: z.string(), fraction: z.number().min(0).max(1), name: z.string(), description: z.string() }).optional(),
 });
 export type ScopeIndexEntry = z.infer<typeof ScopeIndexEntrySchema>;
 
@@ -61,7 +63,14 @@ export function indexChangeFor(pointer: ActivePointer): IndexChange {
     skillId: pointer.skillId,
     seq: pointer.seq,
     revisionId: pointer.revisionId,
-    entry: { name: pointer.spec.name, description: pointer.spec.description, managed: pointer.managed },
+    entry: {
+      name: pointer.spec.name,
+      description: pointer.spec.description,
+      managed: pointer.managed,
+      ...(pointer.canary
+        ? { canary: { revisionId: pointer.canary.revisionId, fraction: pointer.canary.fraction, name: pointer.canary.spec.name, description: pointer.canary.spec.description } }
+        : {}),
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ActivePointer, AppliedOperation, Revision, RevisionStatus, SkillSpec } from '../schemas';
+import type { ActivePointer, AppliedOperation, Canary, Revision, RevisionStatus, SkillSpec } from '../schemas';
 
 /**
  * How many operations a pointer remembers. A retried operation whose first attempt read
@@ -47,16 +47,18 @@ export interface PointerTarget {
   /** undefined with `deleted` for a delete without a known spec. */
   spec?: SkillSpec;
   deleted: boolean;
+  /** A live canary over this (stable) revision; a target without one ends any canary. */
+  canary?: Canary;
 }
 
 /** The pointer an operation writes over `current`: seq + 1, and the operation remembered. */
 export function nextPointer(current: ActivePointer | undefined, target: PointerTarget, op: { opId: string; at: string }): ActivePointer {
   const seq = (current?.seq ?? 0) + 1;
-  const recent = [...(current?.recent ?? []), { opId: op.opId, revisionId: target.revisionId, seq }].slice(-RECENT_OPERATIONS);
+  const recent = [...(current?.recent ?? []), { opId: op.opId, revisionId: target.canary?.revisionId ?? target.revisionId, seq }].slice(-RECENT_OPERATIONS);
   const common = { skillId: target.skillId, revisionId: target.revisionId, publishedAt: op.at, managed: target.managed, seq, recent };
   if (target.deleted) return { ...common, deleted: true, ...(target.spec ? { spec: target.spec } : {}) };
   if (!target.spec) throw new RangeError(`revision ${target.revisionId} has no skill spec to publish`);
-  return { ...common, deleted: false, spec: target.spec };
+  return { ...common, deleted: false, spec: target.spec, ...(target.canary ? { canary: target.canary } : {}) };
 }
 
 /** What the publication log and the stored status of a revision need from it. */
@@ -74,7 +76,8 @@ export type StatusInputs = Pick<Revision, 'id' | 'status' | 'updatedAt'> & { pro
  *   publication is in flight; the operation that decided it is still running).
  */
 export function revisionStatus(pointer: ActivePointer | undefined, revision: StatusInputs): RevisionStatus {
-  if (pointer?.revisionId === revision.id) return 'active';
+  // A canary's candidate is live too (for its cohort); the pointer says for whom.
+  if (pointer?.revisionId === revision.id || (pointer && !pointer.deleted && pointer.canary?.revisionId === revision.id)) return 'active';
   if (revision.status !== 'active' && revision.status !== 'archived') return revision.status;
   if (pointer?.recent.some((op) => op.revisionId === revision.id)) return 'archived';
   const decidedAt = Date.parse(revision.promotedAt ?? revision.updatedAt);

@@ -10,6 +10,15 @@ export interface IndexEntry {
   revisionId: string;
   managed: boolean;
   seq: number;
+  /** A live canary: sessions in its cohort (core/rollout cohortOf) are offered this revision instead. */
+  canary?: IndexCanary;
+}
+
+export interface IndexCanary {
+  revisionId: string;
+  fraction: number;
+  name: string;
+  description: string;
 }
 
 /** "Skill X now points at revision R (live: its entry; tombstone: none), pointer seq N." */
@@ -17,7 +26,7 @@ export interface IndexChange {
   skillId: string;
   seq: number;
   revisionId: string;
-  entry?: { name: string; description: string; managed: boolean };
+  entry?: { name: string; description: string; managed: boolean; canary?: IndexCanary };
   /** Workflow to tell (IndexApplied) once this change is in the index. */
   ackTo?: string;
 }
@@ -44,7 +53,15 @@ export function applyIndexChanges(index: IndexContent, changes: readonly IndexCh
     if (c.seq < known) continue;
     let differs = false;
     if (c.entry) {
-      const next: IndexEntry = { skillId: c.skillId, name: c.entry.name, description: c.entry.description, managed: c.entry.managed, revisionId: c.revisionId, seq: c.seq };
+      const next: IndexEntry = {
+        skillId: c.skillId,
+        name: c.entry.name,
+        description: c.entry.description,
+        managed: c.entry.managed,
+        revisionId: c.revisionId,
+        seq: c.seq,
+        ...(c.entry.canary ? { canary: c.entry.canary } : {}),
+      };
       const before = skills.get(c.skillId);
       if (!before || !sameEntry(before, next)) differs = true;
       skills.set(c.skillId, next);
@@ -85,7 +102,18 @@ export function indexIncludes(index: IndexContent, skillId: string, seq: number)
 
 /** Field by field: an entry parsed from storage may carry its keys in another order. */
 function sameEntry(a: IndexEntry, b: IndexEntry): boolean {
-  return a.skillId === b.skillId && a.name === b.name && a.description === b.description && a.managed === b.managed && a.revisionId === b.revisionId && a.seq === b.seq;
+  return (
+    a.skillId === b.skillId &&
+    a.name === b.name &&
+    a.description === b.description &&
+    a.managed === b.managed &&
+    a.revisionId === b.revisionId &&
+    a.seq === b.seq &&
+    a.canary?.revisionId === b.canary?.revisionId &&
+    a.canary?.fraction === b.canary?.fraction &&
+    a.canary?.name === b.canary?.name &&
+    a.canary?.description === b.canary?.description
+  );
 }
 
 /**

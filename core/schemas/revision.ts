@@ -118,11 +118,26 @@ const pointerFields = {
   recent: z.array(AppliedOperationSchema).default([]),
 };
 
-/** A published skill. Pointers written before tombstones existed have no `deleted` field and parse here. */
+/**
+ * A staged rollout: a `fraction` of sessions (by a hash of the session id, core/rollout
+ * `cohortOf`) load the candidate revision instead of the pointer's (stable) one. Any other
+ * operation on the pointer ends it (it writes no canary).
+ */
+export const CanarySchema = z.object({
+  revisionId: z.string().min(1),
+  spec: SkillSpecSchema,
+  fraction: z.number().min(0).max(1),
+  /** Workflow time the canary began (its first operation). */
+  startedAt: z.string(),
+});
+export type Canary = z.infer<typeof CanarySchema>;
+
+/** A published skill. Pointers written before tombstones existed have no `deleted` field and parse here; pointers without `canary` read as before. */
 export const LivePointerSchema = z.object({
   ...pointerFields,
   deleted: z.literal(false).default(false),
   spec: SkillSpecSchema,
+  canary: CanarySchema.optional(),
 });
 
 /**
@@ -162,6 +177,12 @@ export const AuditActionSchema = z.enum([
   'import',
   'pin',
   'unpin',
+  'canary_start',
+  'canary_step',
+  'canary_promote',
+  'canary_rollback',
+  'canary_hold',
+  'canary_end',
 ]);
 
 /** One append-only audit entry; `id` makes writing it idempotent. */

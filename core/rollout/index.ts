@@ -1,0 +1,4 @@
+export * from './cohort';
+export * from './sequential';
+export * from './decision';
+export * from './policy';
