@@ -255,7 +255,8 @@ export function learningActivities({ config, store, openai, recordUsage }: Learn
         const events = await loadSegmentEvents(segment);
         // Attribution from the events already loaded (no request of its own); counting is
         // idempotent by job id, so a re-run of this step counts the job once.
-        if (recordUsage) await recordUsage(key, attributeSession(Context.current().info.workflowExecution?.workflowId ?? segment.segmentId, events, segment.outcome));
+        if (recordUsage)
+          await recordUsage(key, attributeSession(Context.current().info.workflowExecution?.workflowId ?? segment.segmentId, events, segment.outcome, segment.sessionId));
         const { cursor: stored, failedReviews, etag: cursorEtag } = await store.readCursorVersion(key, segment.sessionId);
         const reviewedAfter: ReviewCursor = stored ? { lastReviewedAt: stored.lastReviewedAt, lastEventCount: stored.lastEventCount } : {};
         const { delta, nextCursor } = deltaAfterCursor(events, reviewedAfter);

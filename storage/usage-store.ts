@@ -42,6 +42,7 @@ export const UsageSummarySchema = z.object({
       firstOfferedAt: z.string().optional(),
       lastLoadedAt: z.string().optional(),
       revisions: z.array(RevisionUsageSchema),
+      canary: z.object({ candidateRevisionId: z.string(), stableRevisionId: z.string(), since: z.string(), candidate: TallySchema, stable: TallySchema }).optional(),
     }),
   ),
   recentJobs: z.array(z.string()),
@@ -55,8 +56,15 @@ void _summaryMatchesCore;
 const CACHED_SCOPES = 256;
 
 /** The live skills of a scope index: what its sessions were offered. */
-export function offeredSkills(index: { skills: readonly { skillId: string; name: string; revisionId: string }[] } | undefined): OfferedSkill[] {
-  return (index?.skills ?? []).map((s) => ({ skillId: s.skillId, name: s.name, revisionId: s.revisionId }));
+export function offeredSkills(
+  index: { skills: readonly { skillId: string; name: string; revisionId: string; canary?: { revisionId: string; fraction: number } }[] } | undefined,
+): OfferedSkill[] {
+  return (index?.skills ?? []).map((s) => ({
+    skillId: s.skillId,
+    name: s.name,
+    revisionId: s.revisionId,
+    ...(s.canary ? { canary: { revisionId: s.canary.revisionId, fraction: s.canary.fraction } } : {}),
+  }));
 }
 
 export function usageStore(objects: ObjectStore, index: Pick<ScopeIndexStore, 'readScopeIndexIncluding'>) {

@@ -22,6 +22,8 @@ export interface SkillLoad {
 export interface SessionUsage {
   /** The learning job (one session segment): the unit counted, and the key that makes counting idempotent. */
   jobId: string;
+  /** The agent session: with a canary live, its cohort (core/rollout cohortOf) says which revision it was offered. */
+  sessionId?: string;
   outcome?: OutcomeStatus;
   score?: number;
   tokens?: number;
@@ -33,7 +35,7 @@ export interface SessionUsage {
  * `skill_load` tool result (a tool message answering a `skill_load` call, or named
  * `skill_load`), distinct by revision, else by name. Results that are errors load nothing.
  */
-export function attributeSession(jobId: string, events: readonly SessionEvent[], outcome: Outcome | undefined): SessionUsage {
+export function attributeSession(jobId: string, events: readonly SessionEvent[], outcome: Outcome | undefined, sessionId?: string): SessionUsage {
   const skillLoadCalls = new Map<string, string>(); // tool_call_id → the name asked for
   for (const e of events) {
     if (e.role !== 'assistant') continue;
@@ -52,6 +54,7 @@ export function attributeSession(jobId: string, events: readonly SessionEvent[],
   }
   return {
     jobId,
+    ...(sessionId !== undefined ? { sessionId } : {}),
     ...(outcome
       ? { outcome: outcome.status, ...(outcome.score !== undefined ? { score: outcome.score } : {}), ...(outcome.tokens !== undefined ? { tokens: outcome.tokens } : {}) }
       : {}),

@@ -1,4 +1,5 @@
 import type { OutcomeStatus } from '../schemas/session';
+import { cohortOf, type CanaryRef } from '../rollout/cohort';
 import { shortHash } from '../skills/hash';
 import type { SessionUsage } from './attribution';
 
@@ -39,6 +40,21 @@ export interface SkillUsage {
   lastLoadedAt?: string;
   /** Newest first; at most MAX_REVISIONS_PER_SKILL. */
   revisions: RevisionUsage[];
+  /** Outcomes per cohort of the skill's live (or last) canary; what its rollout decides on. */
+  canary?: CanaryTally;
+}
+
+/**
+ * Sessions of a canary's two cohorts since it began, counted whatever they loaded (the
+ * randomized comparison): a session is in the candidate cohort by the hash of its id, the
+ * same function the agent's repository resolved it with. Reset when a new candidate starts.
+ */
+export interface CanaryTally {
+  candidateRevisionId: string;
+  stableRevisionId: string;
+  since: string;
+  candidate: OutcomeTally;
+  stable: OutcomeTally;
 }
 
 /**
@@ -62,6 +78,8 @@ export interface OfferedSkill {
   skillId: string;
   name: string;
   revisionId: string;
+  /** A live canary: sessions of its candidate cohort are offered its revision instead. */
+  canary?: CanaryRef;
 }
 
 /** What a burst added (for metrics): sessions by outcome, skill loads, and sessions that loaded any skill. */
@@ -120,7 +138,6 @@ export function applyUsage(
   const summary: UsageSummary = structuredClone(before);
   const recent = new Set(summary.recentJobs);
   const skills = new Map(summary.skills.map((s) => [s.skillId, s]));
-  const offeredByName = new Map(offered.map((o) => [o.name.toLowerCase(), o]));
   const skill = (skillId: string, name: string, skillScope: string): SkillUsage => {
     let s = skills.get(skillId);
     if (!s) skills.set(skillId, (s = { skillId, name, scopeKey: skillScope, revisions: [] }));
@@ -151,6 +168,12 @@ export function applyUsage(
     summary.sessions++;
     count(summary.outcomes, session);
 
+    // What this session was offered: under a canary, the revision of its cohort.
+    const offeredNow = offered.map((o) => {
+      const cohort = o.canary && session.sessionId !== undefined ? cohortOf(session.sessionId, o.canary) : undefined;
+      return { ...o, cohort, stableRevisionId: o.revisionId, revisionId: cohort === 'candidate' ? o.canary!.revisionId : o.revisionId };
+    });
+    const offeredNowByName = new Map(offeredNow.map((o) => [o.name.toLowerCase(), o]));
     // The revisions this session loaded, as (skill, revision) of this summary.
     const loaded = new Map<string, { skillId: string; name: string; scopeKey: string; revisionId: string }>();
     for (const l of session.loads) {
@@ -158,13 +181,18 @@ export function applyUsage(
         loaded.set(l.revisionId, { skillId: l.skillId, name: l.name, scopeKey: l.scopeKey ?? scopeKey, revisionId: l.revisionId });
         continue;
       }
-      const live = offeredByName.get(l.name.toLowerCase());
-      if (live) loaded.set(live.revisionId, { ...live, scopeKey });
+      const live = offeredNowByName.get(l.name.toLowerCase());
+      if (live) loaded.set(live.revisionId, { skillId: live.skillId, name: live.name, revisionId: live.revisionId, scopeKey });
       else loaded.set(`unknown:${l.name.toLowerCase()}`, { skillId: `name:${l.name.toLowerCase()}`, name: l.name, scopeKey, revisionId: 'unknown' });
     }
-    for (const o of offered) {
+    for (const o of offeredNow) {
       const s = skill(o.skillId, o.name, scopeKey);
       s.firstOfferedAt ??= at;
+      if (o.canary && o.cohort) {
+        if (s.canary?.candidateRevisionId !== o.canary.revisionId || s.canary.stableRevisionId !== o.stableRevisionId)
+          s.canary = { candidateRevisionId: o.canary.revisionId, stableRevisionId: o.stableRevisionId, since: at, candidate: emptyTally(), stable: emptyTally() };
+        count(o.cohort === 'candidate' ? s.canary.candidate : s.canary.stable, session);
+      }
       const r = revision(s, o.revisionId);
       r.offered++;
       const hit = loaded.get(o.revisionId);
