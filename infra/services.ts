@@ -130,25 +130,31 @@ const s3: ServiceDefinition = {
     return state;
   },
   async healthy(state) {
-    const { accessKeyId, secretAccessKey, bucket } = localS3Settings();
     // A server started from older code lacks identities or the STS the tests use: restarted.
-    if (!localS3AuthCurrent(state.dataDir, { accessKeyId, secretAccessKey })) return false;
-    const client = createS3Client({ endpoint: state.endpoint, region: 'us-east-1', forcePathStyle: true, bucket, accessKeyId, secretAccessKey }, { maxAttempts: 1 });
-    try {
-      await client.createBucket(bucket);
-      // Up means objects can be stored and read back: after a restart the gateway answers
-      // bucket requests before the volume server has registered with the master.
-      const body = String(process.pid);
-      await client.putObject(bucket, HEALTH_PROBE_KEY, body, { contentType: 'text/plain' });
-      const got = await client.getObject(bucket, HEALTH_PROBE_KEY);
-      return !got.notModified && Buffer.from(got.body).toString('utf8') === body;
-    } catch {
-      return false;
-    } finally {
-      client.destroy();
-    }
+    if (!localS3AuthCurrent(state.dataDir, localS3Settings())) return false;
+    return s3StoresObjects(state.endpoint);
   },
 };
+
+/**
+ * Up means objects can be stored and read back: after a restart the gateway answers bucket
+ * requests before the volume server has registered with the master. Shared with the cluster.
+ */
+export async function s3StoresObjects(endpoint: string): Promise<boolean> {
+  const { accessKeyId, secretAccessKey, bucket } = localS3Settings();
+  const client = createS3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, bucket, accessKeyId, secretAccessKey }, { maxAttempts: 1 });
+  try {
+    await client.createBucket(bucket);
+    const body = String(process.pid);
+    await client.putObject(bucket, HEALTH_PROBE_KEY, body, { contentType: 'text/plain' });
+    const got = await client.getObject(bucket, HEALTH_PROBE_KEY);
+    return !got.notModified && Buffer.from(got.body).toString('utf8') === body;
+  } catch {
+    return false;
+  } finally {
+    client.destroy();
+  }
+}
 
 /** Fingerprint of the model server's sources: a running server from older code is restarted. */
 function modelServerBuild(): string {

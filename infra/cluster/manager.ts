@@ -5,7 +5,7 @@ import { ensureBinary } from '../binaries';
 import { withDirLockAsync } from '../lock';
 import { infraUp } from '../manager';
 import { ExitedDuringStartupError, freePorts, isAlive, portsFree, sleep, waitUntil } from '../process';
-import { localS3Settings, logTail, SERVICES } from '../services';
+import { localS3Settings, logTail, s3StoresObjects } from '../services';
 import { readState } from '../state';
 import { ensurePostgresInstalled, initPostgres, postgresReady, postgresSpec } from './postgres';
 import { SEAWEED_PORT_NAMES, seaweedProcessSpecs, seaweedServerAnswers, VOLUME_SERVERS, volumeName } from './seaweed-cluster';
@@ -92,8 +92,7 @@ async function processReady(p: ClusterProcessSpec, pgBin?: string): Promise<bool
   if (p.name === 'weed-master') return seaweedServerAnswers(p.ports.http!, '/cluster/status');
   if (p.name.startsWith('weed-volume-')) return seaweedServerAnswers(p.ports.http!, '/status');
   if (p.name === 'weed-filer') return seaweedServerAnswers(p.ports.http!, '/');
-  // The S3 gateway is up once an object can be written and read back (the dev stack's check).
-  return SERVICES.s3.healthy({ name: 's3', pid: 0, ports: p.ports, endpoint: `http://127.0.0.1:${p.ports.http}`, logFile: p.logFile, startedAt: '' });
+  return s3StoresObjects(`http://127.0.0.1:${p.ports.http}`);
 }
 
 /** A log's last lines, each without its stack trace and cut short (the Temporal services log one JSON object a line). */

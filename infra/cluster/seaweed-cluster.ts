@@ -1,5 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeLocalS3Auth } from '../s3-auth';
 import { localS3Settings } from '../services';
 import type { ClusterProcessSpec } from './state';
 
@@ -18,17 +19,6 @@ export function volumeName(i: number): string {
   return `weed-volume-${i + 1}`;
 }
 
-/** The identities file of the S3 gateway: the same user and keys as the single-node S3 of the dev stack. */
-function writeIdentities(file: string): void {
-  const { accessKeyId, secretAccessKey } = localS3Settings();
-  writeFileSync(
-    file,
-    JSON.stringify({
-      identities: [{ name: 'evolution', credentials: [{ accessKey: accessKeyId, secretKey: secretAccessKey }], actions: ['Admin', 'Read', 'Write', 'List', 'Tagging'] }],
-    }),
-  );
-}
-
 /**
  * SeaweedFS as separate processes: one master, VOLUME_SERVERS volume servers, a filer and
  * the S3 gateway in front of it, in the order they must start. A peer's address is
@@ -42,9 +32,9 @@ export function seaweedProcessSpecs(opts: { weed: string; dir: string; logDir: s
     mkdirSync(dir, { recursive: true });
     return { name, command: opts.weed, args, cwd: dir, logFile: join(opts.logDir, `${name}.log`), ports: { ...p[name]! } };
   };
-  const identities = join(opts.dir, 'identities.json');
   mkdirSync(opts.dir, { recursive: true });
-  writeIdentities(identities);
+  // The same identities and STS as the dev stack's single-node S3, so every credential source works here too.
+  const { identities, iam } = writeLocalS3Auth(opts.dir, localS3Settings());
   const local = ['-ip=127.0.0.1', '-ip.bind=127.0.0.1'];
   return [
     spec('weed-master', [
@@ -85,6 +75,7 @@ export function seaweedProcessSpecs(opts: { weed: string; dir: string; logDir: s
       '-port.lance=0',
       `-filer=${addr('weed-filer')}`,
       `-config=${identities}`,
+      `-iam.config=${iam}`,
     ]),
   ];
 }

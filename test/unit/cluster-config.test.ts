@@ -3,6 +3,8 @@ import { lowPorts } from '../../infra/cluster/manager';
 import { seaweedProcessSpecs } from '../../infra/cluster/seaweed-cluster';
 import { HISTORY_SHARDS, TEMPORAL_SERVICES, temporalServiceConfig, type TemporalPorts } from '../../infra/cluster/temporal-cluster';
 import { portsFree } from '../../infra/process';
+import { localS3AuthCurrent } from '../../infra/s3-auth';
+import { localS3Settings } from '../../infra/services';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,5 +51,20 @@ describe('local cluster: generated configuration', () => {
     for (const v of ['weed-volume-1', 'weed-volume-2']) expect(specs.find((s) => s.name === v)!.args).toContain('-mserver=127.0.0.1:9000.9001');
     expect(specs.find((s) => s.name === 'weed-filer')!.args).toContain('-master=127.0.0.1:9000.9001');
     expect(specs.find((s) => s.name === 'weed-s3')!.args).toContain('-filer=127.0.0.1:9030.9031');
+  });
+
+  it("the S3 gateway gets the dev stack's identities and STS, so it comes up and every credential source works on it", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weed-specs-'));
+    const p = (http: number) => ({ http, grpc: http + 1 });
+    const specs = seaweedProcessSpecs({
+      weed: '/bin/weed',
+      dir,
+      logDir: '/tmp/logs',
+      ports: { 'weed-master': p(9000), 'weed-volume-1': p(9010), 'weed-volume-2': p(9020), 'weed-filer': p(9030), 'weed-s3': p(9040) },
+    });
+    const args = specs.find((s) => s.name === 'weed-s3')!.args;
+    expect(args).toContain(`-config=${join(dir, 'identities.json')}`);
+    expect(args).toContain(`-iam.config=${join(dir, 'iam.json')}`);
+    expect(localS3AuthCurrent(dir, localS3Settings())).toBe(true);
   });
 });
