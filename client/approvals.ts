@@ -103,7 +103,7 @@ export async function decideRevision(
   } catch (e) {
     if (e instanceof WorkflowNotFoundError) throw new StateError(`revision ${revisionId} has no open approval (it was decided meanwhile)`);
     const cause = (e as { cause?: Error }).cause;
-    throw new StateError(cause?.message ?? (e as Error).message);
+    throw new StateError(cause?.message ?? (e as Error).message, { cause: e });
   }
   return handle.result();
 }

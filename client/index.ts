@@ -15,47 +15,57 @@ export { createDataConverter, createPayloadCodec, type PayloadEncryptionOptions 
 export { parsePayloadKeys, type PayloadKey } from '../codec/keys';
 export { PayloadDecryptionError } from '../codec/aes-gcm-codec';
 
-export { startLearningJob, waitForLearningJob, type StartedLearningJob } from './learning';
-export { listLearningJobs, showLearningJob, listQuarantines, type JobView } from './jobs';
-export {
-  approvalDeadline,
-  decideRevision,
-  listOpenApprovals,
-  listPending,
-  listSkillRevisions,
-  showRevision,
-  type ApprovalScopeFilter,
-  type OpenApproval,
-  type RevisionView,
-} from './approvals';
-export { rollbackSkill } from './rollback';
-export { importUnmanagedSkill, type ImportSkillResult } from './import-skill';
-export {
-  cancelExperiment,
-  getExperiment,
-  putDataset,
-  readExperimentRecords,
-  resumeExperiment,
-  runExperiment,
-  startExperiment,
-  waitForExperiment,
-  type ExperimentStatus,
-  type ExperimentView,
-  type OptimizationDeps,
-  type ResumedExperiment,
-  type ResumeOptions,
-  type StartedExperiment,
-} from './optimization';
-export {
-  createExperimentSchedule,
-  deleteExperimentSchedule,
-  describeExperimentSchedule,
-  listExperimentSchedules,
-  type ExperimentScheduleInput,
-  type ExperimentScheduleView,
-} from './schedules';
-export { scopeMetrics, type GovernanceMetrics } from './metrics';
-export { scopeUsage } from './usage';
+import * as learning from './learning';
+import * as jobs from './jobs';
+import * as jobRetry from './job-retry';
+import * as approvals from './approvals';
+import * as rollback from './rollback';
+import * as importSkill from './import-skill';
+import * as optimization from './optimization';
+import * as schedules from './schedules';
+import * as metrics from './metrics';
+import * as usage from './usage';
+import { atClientBoundary } from './service-errors';
+
+// Every call at the platform boundary: Temporal requests within EVOLUTION_CLIENT_CONNECT_TIMEOUT,
+// and a service that does not answer as one ServiceUnavailableError (docs/platform-contract.md, "Errors").
+export const startLearningJob = atClientBoundary(learning.startLearningJob);
+export const waitForLearningJob = atClientBoundary(learning.waitForLearningJob, { waits: true });
+export type { StartedLearningJob } from './learning';
+export const listLearningJobs = atClientBoundary(jobs.listLearningJobs);
+export const showLearningJob = atClientBoundary(jobs.showLearningJob);
+export const listQuarantines = atClientBoundary(jobs.listQuarantines);
+export type { JobView, JobWait, JobFailure } from './jobs';
+export const retryLearningJob = atClientBoundary(jobRetry.retryLearningJob);
+export type { RetriedLearningJob } from './job-retry';
+export const approvalDeadline = atClientBoundary(approvals.approvalDeadline);
+export const decideRevision = atClientBoundary(approvals.decideRevision, { waits: true });
+export const listOpenApprovals = atClientBoundary(approvals.listOpenApprovals);
+export const listPending = atClientBoundary(approvals.listPending);
+export const listSkillRevisions = atClientBoundary(approvals.listSkillRevisions);
+export const showRevision = atClientBoundary(approvals.showRevision);
+export type { ApprovalScopeFilter, OpenApproval, RevisionView } from './approvals';
+export const rollbackSkill = atClientBoundary(rollback.rollbackSkill, { waits: true });
+export const importUnmanagedSkill = atClientBoundary(importSkill.importUnmanagedSkill, { waits: true });
+export type { ImportSkillResult } from './import-skill';
+export const cancelExperiment = atClientBoundary(optimization.cancelExperiment, { waits: true });
+export const getExperiment = atClientBoundary(optimization.getExperiment);
+export const putDataset = atClientBoundary(optimization.putDataset);
+export const readExperimentRecords = atClientBoundary(optimization.readExperimentRecords);
+export const resumeExperiment = atClientBoundary(optimization.resumeExperiment);
+export const runExperiment = atClientBoundary(optimization.runExperiment, { waits: true });
+export const startExperiment = atClientBoundary(optimization.startExperiment);
+export const waitForExperiment = atClientBoundary(optimization.waitForExperiment, { waits: true });
+export type { ExperimentStatus, ExperimentView, OptimizationDeps, ResumedExperiment, ResumeOptions, StartedExperiment } from './optimization';
+export const createExperimentSchedule = atClientBoundary(schedules.createExperimentSchedule);
+export const deleteExperimentSchedule = atClientBoundary(schedules.deleteExperimentSchedule);
+export const describeExperimentSchedule = atClientBoundary(schedules.describeExperimentSchedule);
+export const listExperimentSchedules = atClientBoundary(schedules.listExperimentSchedules);
+export type { ExperimentScheduleInput, ExperimentScheduleView } from './schedules';
+export const scopeMetrics = atClientBoundary(metrics.scopeMetrics);
+export type { GovernanceMetrics } from './metrics';
+export const scopeUsage = atClientBoundary(usage.scopeUsage);
+export { DEFAULT_CLIENT_CONNECT_TIMEOUT_MS } from './service-errors';
 
 export { SkillRepository, SkillUnavailableError, type LoadedSkill, type SkillSummary, type RepositoryFreshness } from './skill-repository';
 export { SkillLoadTool, type OpenAIFunctionTool } from './skill-load-tool';

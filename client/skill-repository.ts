@@ -1,6 +1,6 @@
 import { cohortOf, isLivePointer, renderSkillMarkdown, scopeKey as scopeKeyOf, type Scope, type SkillSpec } from '../core';
 import type { ScopeIndexEntry, SkillStore } from '../storage';
-import { NotFoundError, ServiceUnavailableError } from '../core/errors';
+import { NotFoundError, serviceUnavailable, ServiceUnavailableError } from '../core/errors';
 import { isTransientServiceError } from '../storage/network-errors';
 
 export interface SkillSummary {
@@ -142,11 +142,8 @@ export class SkillRepository {
       }
     } catch (e) {
       if (!this.loaded) {
-        if (!isTransientServiceError(e)) throw e;
-        throw new ServiceUnavailableError('the skill store (S3)', addressOf(e), 'check S3_ENDPOINT, or run `npx evolution infra up` for the local services', {
-          detail: describe(e),
-          cause: e,
-        });
+        if (e instanceof ServiceUnavailableError || !isTransientServiceError(e)) throw e;
+        throw serviceUnavailable('s3', addressOf(e), { detail: describe(e), cause: e });
       }
       // Stale-while-error: keep serving what was last read (scopes read before the failure are fresh).
       this.lastError = describe(e);
@@ -196,7 +193,8 @@ export class SkillRepository {
       active = await this.store.readActive(summary.scopeKey, summary.skillId);
     } catch (e) {
       this.lastError = describe(e);
-      throw new SkillUnavailableError(`skill "${summary.name}" is temporarily unavailable: the skill store cannot be reached (${this.lastError})`, { cause: e });
+      const why = e instanceof ServiceUnavailableError ? e.message : serviceUnavailable('s3', addressOf(e), { detail: this.lastError }).message;
+      throw new SkillUnavailableError(`skill "${summary.name}" is temporarily unavailable: ${why}`, { cause: e });
     }
     // The index may be a burst behind the pointer: the pointer wins (its canary too).
     const pointer = active?.pointer;
@@ -211,6 +209,7 @@ export class SkillRepository {
 }
 
 function describe(e: unknown): string {
+  if (e instanceof ServiceUnavailableError) return e.message.slice(0, 300);
   const err = e as { name?: string; code?: string; message?: string };
   return (err.code ?? [err.name, err.message].filter(Boolean).join(': ')).slice(0, 200);
 }

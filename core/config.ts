@@ -94,6 +94,7 @@ const ENV = {
   EVOLUTION_SCOPE_MODE: z.enum(['none', 'app', 'user']).default('app'),
   EVOLUTION_SESSION_IDLE_TIMEOUT: duration.prefault('10m').refine((ms) => ms !== undefined && ms > 0, 'must be a positive duration'),
   EVOLUTION_STORAGE_OUTAGE_TOLERANCE: duration.prefault('24h').refine((ms) => ms !== undefined && ms > 0, 'must be a positive duration'),
+  EVOLUTION_CLIENT_CONNECT_TIMEOUT: duration.prefault('10s').refine((ms) => ms !== undefined && ms > 0, 'must be a positive duration'),
   EVOLUTION_WORKER_CACHE_SIZE: int.prefault('200').refine((n) => n >= 0, 'must be 0 or more'),
   EVOLUTION_S3_CA_FILE: z.string().min(1).optional(),
   EVOLUTION_OPENAI_CA_FILE: z.string().min(1).optional(),
@@ -151,6 +152,11 @@ export interface EvolutionConfig {
      * submission) waits out storage, index and Temporal outages (default a day).
      */
     storageOutageToleranceMs?: number;
+    /**
+     * How long a client call waits for Temporal or S3 before it throws a ServiceUnavailableError
+     * (the deadline of its Temporal requests; waits check reachability within it first).
+     */
+    clientConnectTimeoutMs?: number;
   };
 }
 
@@ -244,6 +250,7 @@ export function parseConfig(env: Record<string, string | undefined>): EvolutionC
       sessionIdleTimeoutMs: p.EVOLUTION_SESSION_IDLE_TIMEOUT!,
       maxCachedWorkflows: p.EVOLUTION_WORKER_CACHE_SIZE,
       storageOutageToleranceMs: p.EVOLUTION_STORAGE_OUTAGE_TOLERANCE!,
+      clientConnectTimeoutMs: p.EVOLUTION_CLIENT_CONNECT_TIMEOUT!,
     },
   };
 }

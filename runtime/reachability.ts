@@ -1,22 +1,21 @@
 import { Socket } from 'node:net';
 import { s3EndpointOf, type EvolutionConfig } from '../core';
 import { NETWORK_ERROR_CODES } from '../storage/network-errors';
-import { ServiceUnavailableError } from '../core/errors';
+import { serviceUnavailable, ServiceUnavailableError, type ServiceKind } from '../core/errors';
 
-/** The services a process may need, with the variable that points at each. */
-export type ServiceKind = 'temporal' | 's3' | 'model';
+export type { ServiceKind };
 
-const SERVICES: Record<ServiceKind, { label: string; variable: string; address(config: EvolutionConfig): string }> = {
-  temporal: { label: 'Temporal', variable: 'TEMPORAL_ADDRESS', address: (c) => c.temporal.address },
-  s3: { label: 'S3', variable: 'S3_ENDPOINT', address: (c) => s3EndpointOf(c.s3) },
-  model: { label: 'the model endpoint', variable: 'OPENAI_BASE_URL', address: (c) => c.llm.baseURL },
+/** Where each service runs, by the configuration. */
+const ADDRESSES: Record<ServiceKind, (config: EvolutionConfig) => string> = {
+  temporal: (c) => c.temporal.address,
+  s3: (c) => s3EndpointOf(c.s3),
+  model: (c) => c.llm.baseURL,
 };
 
 const PROBE_TIMEOUT_MS = 2_000;
 
 function unavailable(kind: ServiceKind, config: EvolutionConfig, detail: string, cause?: unknown): ServiceUnavailableError {
-  const s = SERVICES[kind];
-  return new ServiceUnavailableError(s.label, s.address(config), `run \`npx evolution infra up\` for the local services, or set ${s.variable} to where it runs`, { detail, cause });
+  return serviceUnavailable(kind, ADDRESSES[kind](config), { detail, cause, ...(NETWORK_ERROR_CODES.has(detail) ? { code: detail } : {}) });
 }
 
 /** host and port of `host:port` or of a URL. */
@@ -50,7 +49,7 @@ function tcpProbe(host: string, port: number, timeoutMs: number): Promise<string
 export async function ensureReachable(config: EvolutionConfig, kinds: ServiceKind[], timeoutMs = PROBE_TIMEOUT_MS): Promise<void> {
   const problems = await Promise.all(
     kinds.map(async (kind) => {
-      const { host, port } = hostPortOf(SERVICES[kind].address(config));
+      const { host, port } = hostPortOf(ADDRESSES[kind](config));
       const problem = await tcpProbe(host, port, timeoutMs);
       return problem ? unavailable(kind, config, problem) : undefined;
     }),
@@ -71,8 +70,8 @@ export function explainUnreachable(error: unknown, config: EvolutionConfig): Ser
   ) {
     if (e instanceof ServiceUnavailableError) return e;
     if (!e.code || !NETWORK_ERROR_CODES.has(e.code)) continue;
-    for (const kind of Object.keys(SERVICES) as ServiceKind[]) {
-      const { host, port } = hostPortOf(SERVICES[kind].address(config));
+    for (const kind of Object.keys(ADDRESSES) as ServiceKind[]) {
+      const { host, port } = hostPortOf(ADDRESSES[kind](config));
       const sameHost = !e.address || e.address === host || (host === 'localhost' && ['127.0.0.1', '::1'].includes(e.address)) || e.hostname === host;
       if (e.port === port && sameHost) return unavailable(kind, config, e.code, error);
     }

@@ -12,3 +12,12 @@ export function isTransientServiceError(error: unknown): boolean {
   }
   return false;
 }
+
+/** The network error code (or `TimeoutError`) of a connection that could not be made or broke, anywhere in the cause chain. */
+export function networkFailureOf(error: unknown): string | undefined {
+  for (let e = error as { code?: string; name?: string; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e.code && NETWORK_ERROR_CODES.has(e.code)) return e.code;
+    if (e.name === 'TimeoutError') return 'no answer before the timeout';
+  }
+  return undefined;
+}

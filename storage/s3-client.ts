@@ -12,7 +12,9 @@ import {
 } from '@aws-sdk/client-s3';
 import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import { loadConfig, NODE_REGION_CONFIG_FILE_OPTIONS, NODE_REGION_CONFIG_OPTIONS } from '@smithy/core/config';
-import type { S3Settings } from '../core';
+import { s3EndpointOf, type S3Settings } from '../core';
+import { serviceUnavailable } from '../core/errors';
+import { networkFailureOf } from './network-errors';
 import { describeCredentialSource, REFUSED_CREDENTIAL_CODES, STATIC_KEYS_SOURCE } from './credential-source';
 import { readCaBundle } from './tls';
 
@@ -132,6 +134,7 @@ export function createS3Client(s3: S3Settings, options: { maxAttempts?: number }
     cacheMiddleware: true,
     requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, httpAgent, httpsAgent },
   };
+  const endpoint = s3EndpointOf(s3);
   const clients = new Map<string, SdkS3Client>();
 
   /**
@@ -153,7 +156,7 @@ export function createS3Client(s3: S3Settings, options: { maxAttempts?: number }
     try {
       return await send();
     } catch (error) {
-      throw s3Error(error, what, source);
+      throw s3Error(error, what, source, endpoint);
     }
   }
 
@@ -164,7 +167,7 @@ export function createS3Client(s3: S3Settings, options: { maxAttempts?: number }
         res = await sdkFor(bucket).send(new GetObjectCommand({ Bucket: bucket, Key: key, ...(ifNoneMatch ? { IfNoneMatch: ifNoneMatch } : {}) }));
       } catch (error) {
         if (statusOf(error) === 304) return { notModified: true };
-        throw s3Error(error, `GET ${bucket}/${key}`, source);
+        throw s3Error(error, `GET ${bucket}/${key}`, source, endpoint);
       }
       const body = await call(`GET ${bucket}/${key}`, () => res.Body!.transformToByteArray());
       return { body, etag: requireEtag(key, res.ETag) };
@@ -299,12 +302,18 @@ function statusOf(error: unknown): number | undefined {
 /**
  * An SDK failure as the stores classify it: an S3 answer becomes an S3ResponseError (a refused
  * credential names its source), a credential failure stays an S3CredentialsError, and a
- * network error (ECONNREFUSED, a timeout) is passed on as it is.
+ * network error (ECONNREFUSED, a timeout) becomes the one-line ServiceUnavailableError naming
+ * S3 and its endpoint (its `code` and `cause` keep the network error for classifiers).
  */
-function s3Error(error: unknown, what: string, source: string): unknown {
+function s3Error(error: unknown, what: string, source: string, endpoint: string): unknown {
   if (error instanceof S3CredentialsError || error instanceof S3ResponseError) return error;
   const status = statusOf(error);
-  if (status === undefined || !(error instanceof Error)) return error;
+  if (status === undefined) {
+    const failure = networkFailureOf(error);
+    if (!failure) return error;
+    return serviceUnavailable('s3', endpoint, { detail: failure, cause: error, ...(failure.startsWith('E') ? { code: failure } : {}) });
+  }
+  if (!(error instanceof Error)) return error;
   const e = error as Error & { Code?: string; $metadata: { requestId?: string } };
   const code = e.Code ?? (e.name && e.name !== 'Unknown' && e.name !== 'UnknownError' ? e.name : undefined);
   const detail = e.message && e.message !== 'UnknownError' ? `: ${oneLine(e.message)}` : '';

@@ -48,6 +48,7 @@ const NOT_FOR_DEPLOYMENT: Record<string, string> = {
   EVOLUTION_CODEC_CORS_ORIGINS: 'the codec server is run beside a Temporal UI that signs users in (docs/security.md), not by the shipped deployments',
   EVOLUTION_CODEC_ALLOWED_HOSTS: 'the codec server is run beside a Temporal UI that signs users in (docs/security.md), not by the shipped deployments',
   EVOLUTION_CODEC_ENCODE: 'the codec server is run beside a Temporal UI that signs users in (docs/security.md), not by the shipped deployments; /encode stays off',
+  EVOLUTION_CLIENT_CONNECT_TIMEOUT: 'the call deadline of platforms embedding @skill-evolution/client; the shipped processes keep the default (10 s)',
   OTEL_SDK_DISABLED: 'standard OpenTelemetry switch; tracing is off unless an endpoint is set',
   OTEL_TRACES_EXPORTER: 'standard OpenTelemetry alternative to OTEL_EXPORTER_OTLP_ENDPOINT',
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'standard OpenTelemetry alternative to OTEL_EXPORTER_OTLP_ENDPOINT',

@@ -52,7 +52,9 @@ describe('SkillRepository during an S3 outage', () => {
         (e: unknown) => e,
       );
       expect(err).toBeInstanceOf(ServiceUnavailableError);
-      expect((err as Error).message).toMatch(/^the skill store \(S3\) at 127\.0\.0\.1:\d+ cannot be reached .*S3_ENDPOINT.*infra up/);
+      expect((err as Error).message).toMatch(
+        /^S3 at http:\/\/127\.0\.0\.1:\d+ cannot be reached \(ECONNREFUSED\): run `npx evolution infra up` for the local services, or set S3_ENDPOINT to where it runs$/,
+      );
       expect((err as Error).message).not.toContain('\n');
       expect((await new SkillLoadTool(cold).definition()).function.description).toContain('temporarily unavailable');
     } finally {

@@ -50,11 +50,11 @@ describe('unreachable services', () => {
     ]);
   });
 
-  it('CLI skills, S3 down: the skill repository says so in one line', async () => {
+  it('CLI skills, S3 down: the skill repository says so in the same line as every command', async () => {
     const r = await evolution(['skills', '--app', 'a'], { S3_ENDPOINT: `http://127.0.0.1:${deadPort}` });
     expect(r.code).toBe(1);
     expect(lines(r.stderr)).toEqual([
-      `evolution skills: the skill store (S3) at 127.0.0.1:${deadPort} cannot be reached (ECONNREFUSED): check S3_ENDPOINT, or run \`npx evolution infra up\` for the local services`,
+      `evolution skills: S3 at http://127.0.0.1:${deadPort} cannot be reached (ECONNREFUSED): run \`npx evolution infra up\` for the local services, or set S3_ENDPOINT to where it runs`,
     ]);
   });
 

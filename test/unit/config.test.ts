@@ -18,7 +18,13 @@ describe('parseConfig', () => {
   });
 
   it('session idle time and worker workflow cache size are configurable', () => {
-    expect(parseConfig({}).runtime).toEqual({ sessionIdleTimeoutMs: 10 * 60_000, maxCachedWorkflows: 200, storageOutageToleranceMs: 24 * 3_600_000 });
+    expect(parseConfig({}).runtime).toEqual({
+      sessionIdleTimeoutMs: 10 * 60_000,
+      maxCachedWorkflows: 200,
+      storageOutageToleranceMs: 24 * 3_600_000,
+      clientConnectTimeoutMs: 10_000,
+    });
+    expect(parseConfig({ EVOLUTION_CLIENT_CONNECT_TIMEOUT: '3s' }).runtime.clientConnectTimeoutMs).toBe(3_000);
     expect(parseConfig({ EVOLUTION_SESSION_IDLE_TIMEOUT: '90s', EVOLUTION_WORKER_CACHE_SIZE: '0' }).runtime).toMatchObject({ sessionIdleTimeoutMs: 90_000, maxCachedWorkflows: 0 });
     expect(() => parseConfig({ EVOLUTION_SESSION_IDLE_TIMEOUT: 'none' })).toThrow(/EVOLUTION_SESSION_IDLE_TIMEOUT="none": must be a positive duration/);
     expect(() => parseConfig({ EVOLUTION_WORKER_CACHE_SIZE: '-5' })).toThrow(/EVOLUTION_WORKER_CACHE_SIZE="-5": must be 0 or more/);

@@ -1,0 +1,76 @@
+import { isGrpcServiceError, type Client } from '@temporalio/client';
+import { parseDuration } from '../core/duration';
+import { serviceUnavailable, ServiceUnavailableError } from '../core/errors';
+import type { EvolutionConfig } from '../core';
+
+/** How long a client call waits for a service when nothing says otherwise (EVOLUTION_CLIENT_CONNECT_TIMEOUT). */
+export const DEFAULT_CLIENT_CONNECT_TIMEOUT_MS = 10_000;
+
+/** gRPC status codes of a Temporal server that did not answer (UNAVAILABLE, DEADLINE_EXCEEDED). */
+const UNANSWERED = new Map([
+  [14, 'UNAVAILABLE'],
+  [4, 'no answer before the deadline'],
+]);
+
+/** The deadline of client calls: the deps' configuration, else EVOLUTION_CLIENT_CONNECT_TIMEOUT, else 10 s. */
+export function clientTimeoutMs(config?: Pick<EvolutionConfig, 'runtime'>): number {
+  const configured = config?.runtime?.clientConnectTimeoutMs;
+  if (configured) return configured;
+  const fromEnv = process.env.EVOLUTION_CLIENT_CONNECT_TIMEOUT;
+  if (fromEnv) {
+    try {
+      const ms = parseDuration(fromEnv);
+      if (ms && ms > 0) return ms;
+    } catch {
+      // an invalid value is reported by parseConfig; the default applies here
+    }
+  }
+  return DEFAULT_CLIENT_CONNECT_TIMEOUT_MS;
+}
+
+function addressOf(client: Client): string {
+  return (client.connection as { options?: { address?: string } }).options?.address ?? 'its configured address';
+}
+
+/**
+ * The vocabulary's error for a failure that means "Temporal did not answer" (a gRPC
+ * UNAVAILABLE or DEADLINE_EXCEEDED anywhere in the cause chain), or the ServiceUnavailableError
+ * already in the chain (S3, from the store); undefined for anything else.
+ */
+export function unreachableServiceOf(error: unknown, client?: Client): ServiceUnavailableError | undefined {
+  for (let e = error as { cause?: unknown } | undefined, depth = 0; e && depth < 6; e = e.cause as typeof e, depth++) {
+    if (e instanceof ServiceUnavailableError) return e;
+    if (client && isGrpcServiceError(e) && UNANSWERED.has(e.code)) return serviceUnavailable('temporal', addressOf(client), { detail: UNANSWERED.get(e.code), cause: error });
+  }
+  return undefined;
+}
+
+/** The Client a client call uses: its first argument, or that argument's `client`. */
+function clientIn(first: unknown): { client?: Client; config?: EvolutionConfig } {
+  if (!first || typeof first !== 'object') return {};
+  if ('workflow' in first && 'connection' in first) return { client: first as Client };
+  const deps = first as { client?: Client; config?: EvolutionConfig };
+  return { client: deps.client, config: deps.config };
+}
+
+/**
+ * A client call at the platform boundary (docs/platform-contract.md, "Errors"): its Temporal
+ * requests get the deadline of EVOLUTION_CLIENT_CONNECT_TIMEOUT, and a service that does not
+ * answer comes out as one ServiceUnavailableError naming it. A call that waits for a workflow
+ * (`waits`) cannot carry the deadline on its long polls: it first checks, within the deadline,
+ * that Temporal answers.
+ */
+export function atClientBoundary<A extends unknown[], R>(call: (...args: A) => Promise<R>, opts: { waits?: boolean } = {}): (...args: A) => Promise<R> {
+  return async (...args: A) => {
+    const { client, config } = clientIn(args[0]);
+    try {
+      if (!client) return await call(...args);
+      const deadline = Date.now() + clientTimeoutMs(config);
+      if (!opts.waits) return await client.connection.withDeadline(deadline, () => call(...args));
+      await client.connection.withDeadline(deadline, () => client.workflowService.getSystemInfo({}));
+      return await call(...args);
+    } catch (e) {
+      throw unreachableServiceOf(e, client) ?? e;
+    }
+  };
+}
