@@ -225,9 +225,13 @@ export function learningActivities({ config, store, openai, recordUsage }: Learn
   }
 
   return {
-    /** Governance settings of this worker, recorded in history so replays see the same values. */
-    async loadGovernance(): Promise<GovernanceSettings> {
-      return governanceSettings();
+    /**
+     * Governance settings of this worker and its storage outage tolerance, recorded in history
+     * so replays see the same values.
+     */
+    async loadGovernance(): Promise<GovernanceSettings & { storageOutageToleranceMs?: number }> {
+      const storageOutageToleranceMs = config.runtime.storageOutageToleranceMs;
+      return { ...governanceSettings(), ...(storageOutageToleranceMs !== undefined ? { storageOutageToleranceMs } : {}) };
     },
 
     /**

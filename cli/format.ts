@@ -1,3 +1,4 @@
+import type { JobFailure } from '../client/jobs';
 import type { Revision } from '../core';
 
 export function revisionLine(r: Revision): string {
@@ -29,4 +30,27 @@ export function revisionDetails(r: Revision): string {
     );
   for (const h of r.history) lines.push(`  ${h.at}  ${h.from} → ${h.to}: ${h.reason}`);
   return lines.join('\n');
+}
+
+/** Why a job failed for good: the failing step's last failure (service, address, error) and whether the cursor moved. */
+export function jobFailureLines(f: JobFailure): string[] {
+  const where = [f.step ? `step ${f.step}` : 'the job workflow itself', f.attempts ? `attempt ${f.attempts}` : '', f.retryState ? `retries stopped: ${f.retryState}` : '']
+    .filter(Boolean)
+    .join(', ');
+  return [
+    `  failed: ${f.error}${f.type ? ` [${f.type}]` : ''}`,
+    `  root cause: ${where}${f.service ? `; ${f.service} at ${f.address} could not be reached` : ''}`,
+    `  cursor: ${cursorLine(f.cursorMoved)}`,
+  ];
+}
+
+/** One line for a job list: the failing step, its error, and the cursor. */
+export function jobFailureSummary(f: JobFailure): string {
+  return `failed${f.step ? ` at ${f.step}` : ''}: ${f.error} (cursor ${f.cursorMoved ? 'moved' : 'not moved'})`;
+}
+
+function cursorLine(moved: boolean): string {
+  return moved
+    ? 'moved: the delta is consumed and the decision stored; `evolution job retry` applies it'
+    : 'not moved: the delta is reviewed again (re-run with `evolution job retry`, or it is reviewed with the next segment)';
 }

@@ -4,6 +4,7 @@ import { parseLearningJobWorkflowId } from '../core/workflow-ids';
 import type { JobOutcome, SessionAuditEvent } from '../core/governance';
 import { InputError, NotFoundError } from '../core/errors';
 import { scopeQuery } from '../core/search-attributes';
+import { rootCauseOf, type RootCause } from '../core/failure-message';
 
 export interface JobView {
   jobId: string;
@@ -13,8 +14,10 @@ export interface JobView {
   closedAt?: string;
   /** What the job did (completed jobs). */
   outcome?: JobOutcome;
-  /** Why the workflow failed (a malformed segment, an exhausted retry), when it did. */
+  /** Why the workflow failed (a malformed segment, an exhausted retry), when it did: its root cause's message. */
   failure?: string;
+  /** The root cause of a failed job (the last failure of the failing step) and whether its review cursor moved. */
+  failedBecause?: JobFailure;
   /** A running job whose step keeps failing (storage down): what it waits for, since when, and the last failure. */
   waiting?: JobWait;
 }
@@ -28,6 +31,46 @@ export interface JobWait {
   since: string;
   attempt: number;
   lastFailure: string;
+}
+
+/** The root cause of a failed job, and whether the job moved the session's review cursor before it failed. */
+export interface JobFailure extends RootCause {
+  /** True when a cursor step (advanceCursor, advanceCursorAndPlan) completed: the delta is consumed, the decision is stored. */
+  cursorMoved: boolean;
+  /** Attempts of the failing step. */
+  attempts?: number;
+}
+
+/** The steps that advance the review cursor (task-queue activities: their completion is in the job's history). */
+const CURSOR_STEPS = new Set(['advanceCursor', 'advanceCursorAndPlan']);
+
+/**
+ * Root cause and cursor of a failed job, derived from what Temporal keeps (nothing stored
+ * twice): the failure chain of its result, and its history's steps.
+ */
+export async function jobFailure(client: Client, jobId: string): Promise<JobFailure | undefined> {
+  const handle = client.workflow.getHandle(jobId);
+  let cause: RootCause | undefined;
+  try {
+    await handle.result();
+  } catch (e) {
+    cause = rootCauseOf(e instanceof WorkflowFailedError ? (e.cause ?? e) : e);
+  }
+  if (!cause) return undefined;
+  const typeOf = new Map<string, string>(); // scheduled event id → activity type
+  const attemptsOf = new Map<string, number>();
+  let cursorMoved = false;
+  for (const e of (await handle.fetchHistory()).events ?? []) {
+    const id = String(e.eventId);
+    if (e.activityTaskScheduledEventAttributes) typeOf.set(id, e.activityTaskScheduledEventAttributes.activityType?.name ?? '');
+    const started = e.activityTaskStartedEventAttributes;
+    if (started) attemptsOf.set(String(started.scheduledEventId), started.attempt ?? 1);
+    const completed = e.activityTaskCompletedEventAttributes;
+    if (completed && CURSOR_STEPS.has(typeOf.get(String(completed.scheduledEventId)) ?? '')) cursorMoved = true;
+  }
+  const failedStep = [...typeOf].reverse().find(([, type]) => type === cause.step);
+  const attempts = failedStep ? attemptsOf.get(failedStep[0]) : undefined;
+  return { ...cause, cursorMoved, ...(attempts ? { attempts } : {}) };
 }
 
 /** The model call's step; every other step of a job is storage (S3, the scope index). */
@@ -83,6 +126,14 @@ export async function listLearningJobs(deps: { client: Client; store: SkillStore
         if (waiting) job.waiting = waiting;
         return;
       }
+      if (job.workflowStatus === 'FAILED' || job.workflowStatus === 'TIMED_OUT') {
+        const failed = await jobFailure(deps.client, job.jobId).catch(() => undefined);
+        if (failed) {
+          job.failure = failed.error;
+          job.failedBecause = failed;
+        }
+        return;
+      }
       if (job.workflowStatus !== 'COMPLETED') return;
       job.outcome = stripRecordedAt(await deps.store.readJobOutcome(scopeKey, job.jobId));
     }),
@@ -121,11 +172,11 @@ export async function showLearningJob(deps: { client: Client; store: SkillStore 
     if (waiting) view.waiting = waiting;
   }
   if (view.workflowStatus === 'COMPLETED' && !view.outcome) view.outcome = (await handle.result()) as JobOutcome;
-  if (view.workflowStatus === 'FAILED') {
-    try {
-      await handle.result();
-    } catch (e) {
-      view.failure = e instanceof WorkflowFailedError ? (e.cause?.message ?? e.message) : (e as Error).message;
+  if (view.workflowStatus === 'FAILED' || view.workflowStatus === 'TIMED_OUT') {
+    const failed = await jobFailure(deps.client, jobId);
+    if (failed) {
+      view.failure = failed.error;
+      view.failedBecause = failed;
     }
   }
   return view;

@@ -1,3 +1,5 @@
+import { unreachableServiceIn } from './errors';
+
 /** The most specific message of a failure chain (ChildWorkflowFailure → ActivityFailure → ApplicationFailure). */
 export function failureMessage(err: unknown): string {
   let e = err as { message?: string; cause?: unknown } | undefined;
@@ -7,4 +9,42 @@ export function failureMessage(err: unknown): string {
     if (e?.message) message = e.message;
   }
   return message;
+}
+
+/** Why a workflow failed for good: the last failure of the failing step, as an operator reads it. */
+export interface RootCause {
+  /** The activity (step) whose failure failed the workflow; absent when the workflow itself failed. */
+  step?: string;
+  /** The innermost failure's type (e.g. `ServiceUnavailableError`, `NonRetryableStoreError`). */
+  type?: string;
+  /** The innermost failure's message. */
+  error: string;
+  /** The unreachable service and its address, when the error names one (the vocabulary of core/errors). */
+  service?: string;
+  address?: string;
+  /** Why the step's retries stopped (Temporal's retry state, e.g. `TIMEOUT` when the tolerance ran out). */
+  retryState?: string;
+}
+
+type FailureLike = { message?: string; cause?: unknown; activityType?: string; type?: string; retryState?: unknown; name?: string };
+
+/**
+ * The root cause of a failure chain (WorkflowFailedError → ActivityFailure → TimeoutFailure →
+ * ApplicationFailure): the failing step from the ActivityFailure, type and message from the
+ * innermost failure, and the service named in that message.
+ */
+export function rootCauseOf(err: unknown): RootCause {
+  let step: string | undefined;
+  let retryState: string | undefined;
+  let innermost = err as FailureLike | undefined;
+  for (let e = err as FailureLike | undefined, depth = 0; e && depth < 10; e = e.cause as FailureLike | undefined, depth++) {
+    if (e.activityType) {
+      step = e.activityType;
+      if (e.retryState !== undefined && e.retryState !== null) retryState = String(e.retryState);
+    }
+    if (e.message) innermost = e;
+  }
+  const error = innermost?.message ?? String(err);
+  const type = innermost?.type ?? (innermost?.name && innermost.name !== 'Error' ? innermost.name : undefined);
+  return { ...(step ? { step } : {}), ...(type ? { type } : {}), error, ...unreachableServiceIn(error), ...(retryState ? { retryState } : {}) };
 }

@@ -6,6 +6,7 @@ import { boolFlag, flag, numberFlag, positional, requiredFlag, type ParsedArgs }
 import type { Command } from '../command';
 import { SCOPE_OPTIONS, scopeKeyFromFlags } from '../scope-flags';
 import { storeOnly, withServices } from '../services';
+import { jobFailureLines, jobFailureSummary } from '../format';
 
 async function readEvents(path: string): Promise<unknown> {
   const { InputError } = await import('../../core/errors');
@@ -128,7 +129,7 @@ export const learningCommands: Record<string, Command> = {
           ctx.out(job, () =>
             [
               `${job.jobId}: workflow ${job.workflowStatus ?? 'no longer in Temporal'}${job.startedAt ? `, started ${job.startedAt}` : ''}${job.closedAt ? `, closed ${job.closedAt}` : ''}`,
-              ...(job.failure ? [`  failed: ${job.failure}`] : []),
+              ...(job.failedBecause ? jobFailureLines(job.failedBecause) : job.failure ? [`  failed: ${job.failure}`] : []),
               ...(job.waiting ? [`  ${waitingLine(job.waiting)}`] : []),
               ...(job.outcome ? [formatOutcome(job.outcome)] : []),
             ].join('\n'),
@@ -160,6 +161,12 @@ function waitingLine(w: NonNullable<JobView['waiting']>): string {
 
 function formatJobLine(job: JobView): string {
   const status = (job.workflowStatus ?? '').toLowerCase();
-  const what = job.outcome ? `${job.outcome.status} — ${job.outcome.reason}` : job.waiting ? `${status}, ${waitingLine(job.waiting)}` : status;
+  const what = job.outcome
+    ? `${job.outcome.status} — ${job.outcome.reason}`
+    : job.waiting
+      ? `${status}, ${waitingLine(job.waiting)}`
+      : job.failedBecause
+        ? jobFailureSummary(job.failedBecause)
+        : status;
   return `${job.startedAt ?? ''}  ${job.jobId}\n    ${what}`;
 }

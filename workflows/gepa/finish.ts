@@ -25,8 +25,6 @@ import type { ExperimentContext, SubmissionOutcome } from '../../core/gepa/exper
 import { searchAttributes } from '../../core/search-attributes';
 
 const storage = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: storageRetry });
-// The winner was paid for (evaluations, a holdout): its submission waits out storage outages (a day).
-const submitting = proxyActivities<Activities>(decidedWorkOptions(undefined));
 
 export interface HoldoutOutcome {
   state: GepaSearchState;
@@ -146,7 +144,10 @@ export async function submitWinner(
       : {}),
   };
   try {
-    const governance = await storage.loadGovernance();
+    const { storageOutageToleranceMs, ...governance } = await storage.loadGovernance();
+    // The winner was paid for (evaluations, a holdout): its submission waits out storage
+    // outages for the worker's EVOLUTION_STORAGE_OUTAGE_TOLERANCE (recorded with the governance).
+    const submitting = proxyActivities<Activities>(decidedWorkOptions(storageOutageToleranceMs));
     const r = await submitting.submitExperimentCandidate({
       experimentId: context.experimentId,
       scope: context.scope,
@@ -170,6 +171,7 @@ export async function submitWinner(
               expiryAction: approvalExpiryAction(r.riskTier, governance.approvalExpiryAction),
               requireParentId: context.parentRevisionId,
               source: 'gepa',
+              ...(storageOutageToleranceMs !== undefined ? { storageOutageToleranceMs } : {}),
             },
           ],
           parentClosePolicy: ParentClosePolicy.ABANDON,
