@@ -1,4 +1,5 @@
 import type { EvolutionConfig } from '../core';
+import { curationActivities } from './curation';
 import { gepaActivities } from './gepa';
 import { jobPublicationActivities } from './job-publication';
 import { learningActivities } from './learning';
@@ -31,6 +32,7 @@ export function createActivities(config: EvolutionConfig, { signalIndex, recordU
     ...scopeIndexActivities({ store }),
     ...usageActivities({ store }),
     ...gepaActivities({ config, store, openai }),
+    ...curationActivities({ config, store, openai, recordRevision: record.recordRevision, publishRevision: publisher.publishRevision }),
   };
 }
 

@@ -1,12 +1,13 @@
 import type { JobFailure } from '../client/jobs';
 import type { Revision } from '../core';
+import { curationLines } from '../core/curation/note';
 
 export function revisionLine(r: Revision): string {
   const name = r.spec?.name ?? r.skillId;
   const line = `${r.id}  ${r.status.padEnd(16)} ${r.action.padEnd(6)} ${name}  (${r.scopeKey}, ${r.createdAt})${r.risk?.tier === 'high' ? '  HIGH RISK' : ''}`;
   // Why it waits, so the approver sees it in the list.
   const why = r.status === 'pending_approval' ? (r.human?.reasons ?? []) : r.status === 'pending_eval' ? r.gates.filter((g) => g.held).flatMap((g) => g.reasons) : [];
-  return [line, ...why.map((reason) => `    held: ${reason}`)].join('\n');
+  return [line, ...why.map((reason) => `    held: ${reason}`), ...curationLines(r.curation).map((c) => `    ${c}`)].join('\n');
 }
 
 export function revisionDetails(r: Revision): string {
@@ -16,6 +17,7 @@ export function revisionDetails(r: Revision): string {
     `action     ${r.action} from ${r.source}${r.parentId ? `, parent ${r.parentId}` : ''}`,
     `status     ${r.status}${r.shadowBypassed ? ' (shadow mode bypassed the gates)' : ''}`,
     `reason     ${r.reason}`,
+    ...curationLines(r.curation).map((c) => `curation   ${c}`),
     ...(r.risk ? [`risk       ${r.risk.tier}${r.risk.reasons.length ? `: ${r.risk.reasons.join('; ')}` : ''}`] : []),
     'gates:',
     ...r.gates.map((g) => `  ${g.gate.padEnd(13)} ${!g.ran ? 'skipped' : g.passed ? 'passed' : g.held ? 'held' : 'FAILED'}${g.reasons.length ? `: ${g.reasons.join('; ')}` : ''}`),

@@ -8,6 +8,7 @@ import type { AuditEvent, EvolutionConfig, IterationLogEntry, Revision } from '.
 import { scopeKey as scopeKeyOf, ScopeSchema } from '../core';
 import { mapLimit, type SkillStore } from '../storage';
 import { experimentReader, type EvaluationRecord, type ExperimentRecord } from '../storage/experiment-records';
+import { curationLines } from '../core/curation/note';
 import {
   approvalExpiry,
   decideRevision,
@@ -124,7 +125,7 @@ export async function pendingFor(deps: ConsoleDeps, user: ConsoleUser, opts: { d
       action: r.action,
       source: r.source,
       createdAt: r.createdAt,
-      heldBecause: r.human?.reasons ?? [],
+      heldBecause: [...(r.human?.reasons ?? []), ...curationLines(r.curation)],
       ...(r.risk ? { risk: r.risk.tier } : {}),
       ...(expiry ? { expiresAt: expiry.deadline, expiryAction: expiry.action } : {}),
     };

@@ -12,7 +12,7 @@ export const SEARCH_ATTRIBUTE_NAMES = {
 } as const;
 
 /** What `EvolutionKind` says a workflow is. */
-export type WorkflowKind = 'session' | 'learning-job' | 'approval' | 'rollback' | 'import' | 'experiment';
+export type WorkflowKind = 'session' | 'learning-job' | 'approval' | 'rollback' | 'import' | 'experiment' | 'curator';
 
 export interface WorkflowSearchAttributes {
   kind: WorkflowKind;

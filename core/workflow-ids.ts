@@ -108,3 +108,13 @@ export function evaluationWorkflowId(experimentWorkflowId: string, recordId: str
 /** The re-certification schedule, and the workflow id prefix of its runs (Temporal appends the scheduled time); a run started by hand gets `recertify/now-{time}`. */
 export const RECERTIFICATION_SCHEDULE_ID = 'evolution-recertification';
 export const RECERTIFICATION_WORKFLOW_PREFIX = 'recertify/';
+
+/** A scope's curator schedule, which is also the workflow id prefix of its runs (Temporal appends the scheduled time). */
+export function curatorScheduleId(scopeKey: string): string {
+  return `curate/${scopeKey}`;
+}
+
+/** A curator run started by hand (`evolution curate` without --dry-run, `evolution revive`): one per scope and minute asked. */
+export function curatorRunWorkflowId(scopeKey: string, at: string, purpose: 'now' | 'revive' = 'now'): string {
+  return `curate/${scopeKey}/${purpose}-${at}`;
+}

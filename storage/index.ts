@@ -13,3 +13,4 @@ export { putOnce, type PutOnceOptions } from './put-once';
 export { retryOnConflict } from './cas-retry';
 export { mapLimit } from '../core/concurrency';
 export { UsageSummarySchema, offeredSkills } from './usage-store';
+export { readCurationInputs, type CurationReads } from './curation-reads';

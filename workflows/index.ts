@@ -30,3 +30,4 @@ export function evaluationBatchWorkflow(...args: Parameters<typeof Evaluation.ev
 export { scopeIndexWorkflow, indexChangeSignal, reconcileIndexSignal, scopeIndexStateQuery, type ScopeIndexInput, type ScopeIndexState } from './scope-index';
 export { scopeUsageWorkflow, usageRecordedSignal, scopeUsageStateQuery, type ScopeUsageInput, type ScopeUsageState } from './scope-usage';
 export { recertificationWorkflow, type RecertificationInput, type RecertificationResult } from './recertification';
+export { curatorWorkflow, type CuratorInput, type CuratorResult } from './curator';

@@ -9,7 +9,7 @@ export type RevisionStatus = z.infer<typeof RevisionStatusSchema>;
 export const RevisionActionSchema = z.enum(['create', 'update', 'delete']);
 export type RevisionAction = z.infer<typeof RevisionActionSchema>;
 
-export const RevisionSourceSchema = z.enum(['reviewer', 'gepa', 'rollback', 'manual']);
+export const RevisionSourceSchema = z.enum(['reviewer', 'gepa', 'rollback', 'manual', 'curator']);
 export type RevisionSource = z.infer<typeof RevisionSourceSchema>;
 
 /** Verdict of one automatic gate; `ran: false` means the gate was skipped (and why is in reasons). */
@@ -67,6 +67,19 @@ export const EvidenceSchema = z.object({
 });
 export type Evidence = z.infer<typeof EvidenceSchema>;
 
+/** What a curator proposal is (docs/curation.md): shown to the approver beside the held reasons. */
+export const CurationNoteSchema = z.object({
+  kind: z.enum(['archive', 'revive', 'merge']),
+  /** The curator run that proposed it (scope + schedule time). */
+  runId: z.string(),
+  /** merge: the skills merged into this one; on the absorbed skill's archive, the skill it went into. */
+  mergedFrom: z.array(z.string()).optional(),
+  mergedInto: z.string().optional(),
+  /** merge: items of the sources the merged skill leaves out, each with the reason the approver reads. */
+  dropped: z.array(z.object({ source: z.string(), kind: z.enum(['step', 'pitfall']), item: z.string(), reason: z.string() })).optional(),
+});
+export type CurationNote = z.infer<typeof CurationNoteSchema>;
+
 export const StatusChangeSchema = z.object({
   from: RevisionStatusSchema,
   to: RevisionStatusSchema,
@@ -93,6 +106,8 @@ export const RevisionSchema = z.object({
   /** Absent on revisions written before risk tiers. */
   risk: RiskReportSchema.optional(),
   evidence: EvidenceSchema.optional(),
+  /** Proposed by the curator: what and why. */
+  curation: CurationNoteSchema.optional(),
   shadowBypassed: z.boolean().default(false),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -7,3 +7,4 @@ export * from './approval';
 export * from './rollback';
 export * from './experiment';
 export * from './import-skill';
+export * from './curator';

@@ -8,3 +8,4 @@ export { checkRollbackInput } from './rollback';
 export { checkExperimentInput } from './experiment';
 export { checkEvaluationBatchInput } from './evaluation-batch';
 export { checkImportSkillInput } from './import-skill';
+export { checkCuratorInput } from './curator';

@@ -3,6 +3,7 @@ import { HttpError } from './http-util';
 import { checkAgainstSchema } from './json-schema-check';
 import { agentTurn, type AgentToolCall } from './agent';
 import { reflect } from './reflector';
+import { consolidate } from './consolidator';
 import { review } from './reviewer';
 import type { Role } from './roles';
 import { looseReflection, looseReviewDecision, looseText, type AnswerStyle } from './answer-style';
@@ -36,6 +37,11 @@ export function answerFor(role: Role, request: ChatRequest, style: AnswerStyle =
       const { reflection, skillName } = reflect(userPrompt);
       if (style !== 'strict') return { content: looseText(looseReflection(reflection), 'rewritten component'), statsKey: skillName };
       return { content: conformingJson(reflection, request), statsKey: skillName };
+    }
+    case 'consolidator': {
+      const { consolidation, skillName } = consolidate(userPrompt);
+      if (style !== 'strict') return { content: looseText(consolidation, 'merged skill'), statsKey: skillName };
+      return { content: conformingJson(consolidation, request), statsKey: skillName };
     }
     case 'agent': {
       const turn = agentTurn(request);

@@ -1,12 +1,13 @@
 import { HttpError } from './http-util';
 import { messageText, type ChatRequest } from './chat-request';
 
-export type Role = 'reviewer' | 'reflector' | 'agent' | 'other';
+export type Role = 'reviewer' | 'reflector' | 'consolidator' | 'agent' | 'other';
 
-const ROLE_BY_SCHEMA_NAME: Record<string, Role> = { review_decision: 'reviewer', reflection: 'reflector' };
+const ROLE_BY_SCHEMA_NAME: Record<string, Role> = { review_decision: 'reviewer', reflection: 'reflector', skill_consolidation: 'consolidator' };
 const ROLE_BY_SYSTEM_LINE: [string, Role][] = [
   ['ROLE: skill-reviewer', 'reviewer'],
   ['ROLE: skill-reflector', 'reflector'],
+  ['ROLE: skill-consolidator', 'consolidator'],
   ['ROLE: evaluation-agent', 'agent'],
 ];
 
@@ -24,7 +25,7 @@ export function detectRole(request: ChatRequest): Role {
   if (schemaName !== undefined) {
     throw new HttpError(
       400,
-      `the local model stand-in only answers json_schema "review_decision" or "reflection", got "${schemaName}"`,
+      `the local model stand-in only answers json_schema "review_decision", "reflection" or "skill_consolidation", got "${schemaName}"`,
       'invalid_request_error',
       'unsupported_schema',
       'response_format.json_schema.name',

@@ -36,7 +36,7 @@ export class Stats {
   private static empty(): StatsSnapshot {
     return {
       chatRequests: 0,
-      byRole: { reviewer: 0, reflector: 0, agent: 0, other: 0 },
+      byRole: { reviewer: 0, reflector: 0, consolidator: 0, agent: 0, other: 0 },
       bySession: {},
       bySkill: {},
       faults: { malformed: 0, http500: 0, slow: 0 },
@@ -48,7 +48,7 @@ export class Stats {
     this.data.chatRequests += 1;
     this.data.byRole[role] += 1;
     if (key !== undefined) {
-      const bucket = role === 'reflector' ? this.data.bySkill : this.data.bySession;
+      const bucket = role === 'reflector' || role === 'consolidator' ? this.data.bySkill : this.data.bySession;
       bucket[key] = (bucket[key] ?? 0) + 1;
     }
     if (fault) this.data.faults[fault] += 1;

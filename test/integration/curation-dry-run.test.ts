@@ -74,7 +74,7 @@ describe('evolution curate --dry-run', () => {
     );
     // Before the window has passed (a window longer than the skills' history): nothing is proposed.
     expect(JSON.parse((await cli('curate', '--app', app, '--dry-run', '--window', '60d', '--json')).stdout)).toMatchObject({ proposals: [], skipped: [] });
-    // Only the dry run exists: without it, a usage error and nothing changed.
-    expect((await cli('curate', '--app', app)).code).toBe(2);
+    // A dry run is one mode: asking for it and a schedule at once is a usage error, and nothing changed.
+    expect((await cli('curate', '--app', app, '--dry-run', '--every', '1d')).code).toBe(2);
   }, 120_000);
 });

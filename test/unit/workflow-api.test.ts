@@ -15,6 +15,7 @@ describe('workflow API (core/workflow-api)', () => {
     expect(api.ROLLBACK_WORKFLOW).toBe(workflows.rollbackWorkflow.name);
     expect(api.EXPERIMENT_WORKFLOW).toBe(workflows.experimentWorkflow.name);
     expect(api.IMPORT_SKILL_WORKFLOW).toBe(workflows.importSkillWorkflow.name);
+    expect(api.CURATOR_WORKFLOW).toBe(workflows.curatorWorkflow.name);
   });
 
   it('declares each workflow with its own signature', () => {
@@ -23,6 +24,7 @@ describe('workflow API (core/workflow-api)', () => {
     expectTypeOf(workflows.rollbackWorkflow).toEqualTypeOf<api.RollbackWorkflow>();
     expectTypeOf(workflows.experimentWorkflow).toEqualTypeOf<api.ExperimentWorkflow>();
     expectTypeOf(workflows.importSkillWorkflow).toEqualTypeOf<api.ImportSkillWorkflow>();
+    expectTypeOf(workflows.curatorWorkflow).toEqualTypeOf<api.CuratorWorkflow>();
   });
 
   it('is where the workflows take their message definitions from (one object each, as @temporalio/workflow would build it)', () => {

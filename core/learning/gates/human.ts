@@ -57,7 +57,7 @@ function holdReasons(candidate: GateCandidate, policy: HumanGatePolicy): string[
 }
 
 const ACTIONS: readonly RevisionAction[] = ['create', 'update', 'delete'];
-const SOURCES: readonly RevisionSource[] = ['reviewer', 'gepa', 'rollback', 'manual'];
+const SOURCES: readonly RevisionSource[] = ['reviewer', 'gepa', 'rollback', 'manual', 'curator'];
 const CUSTOM_KEYS = ['holdActions', 'holdSources', 'holdNamePattern'];
 
 /**
