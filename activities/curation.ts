@@ -113,17 +113,18 @@ async function skillsWithOpenApprovals(scopeKey: string): Promise<Set<string>> {
  */
 export function curationActivities({ config, store, openai, recordRevision, publishRevision }: CurationDeps) {
   /**
-   * The revisions an earlier run (or attempt) stored for this very proposal, when it was made
-   * in full: every revision stored, or a merge refused (its first revision rejected, nothing else stored).
+   * What an earlier run (or attempt) stored of this proposal. `complete` when it was made in
+   * full: every revision stored, or a merge refused (its first revision rejected, nothing else
+   * stored). Revisions are written in order, so when the first is missing none is stored.
    */
-  async function proposedBefore(scopeKey: string, proposal: CurationProposal): Promise<Revision[] | undefined> {
+  async function proposedBefore(scopeKey: string, proposal: CurationProposal): Promise<{ complete?: Revision[]; stored: (Revision | undefined)[] }> {
     const ids = proposalRevisionIds(scopeKey, proposal);
     const skillIds = proposalSkills(proposal);
     const first = await store.readRevision(scopeKey, skillIds[0]!, ids[0]!);
-    if (!first) return undefined;
-    if (first.status === 'rejected' || ids.length === 1) return [first];
-    const rest = await Promise.all(ids.slice(1).map((id, i) => store.readRevision(scopeKey, skillIds[i + 1]!, id)));
-    return rest.every((r) => r !== undefined) ? [first, ...(rest as Revision[])] : undefined;
+    if (!first) return { stored: [] };
+    if (first.status === 'rejected' || ids.length === 1) return { complete: [first], stored: [first] };
+    const stored = [first, ...(await Promise.all(ids.slice(1).map((id, i) => store.readRevision(scopeKey, skillIds[i + 1]!, id))))];
+    return stored.every((r) => r !== undefined) ? { complete: stored as Revision[], stored } : { stored };
   }
 
   return {
@@ -141,7 +142,7 @@ export function curationActivities({ config, store, openai, recordRevision, publ
     /** The pair's contents (two pointer GETs) and the reviewer model's merge, checked for content preservation. */
     async consolidateSkills({ scopeKey, proposal }: ConsolidateInput): Promise<Consolidation> {
       // Proposed by an earlier run: no second model call (proposeCuration reports the stored revisions).
-      if (await withStoreErrors(() => proposedBefore(scopeKey, proposal))) return { proposedBefore: true };
+      if ((await withStoreErrors(() => proposedBefore(scopeKey, proposal))).complete) return { proposedBefore: true };
       const [keep, absorb] = await withStoreErrors(() => Promise.all([store.readActive(scopeKey, proposal.keep.skillId), store.readActive(scopeKey, proposal.absorb.skillId)]));
       for (const [read, ref] of [
         [keep, proposal.keep],
@@ -173,7 +174,7 @@ export function curationActivities({ config, store, openai, recordRevision, publ
       return withStoreErrors(() =>
         whileHeartbeating(async () => {
           const before = await proposedBefore(scopeKey, proposal);
-          if (before) return { revisions: before.map((r, i) => proposed(r, true, parentOf(proposal, i))) };
+          if (before.complete) return { revisions: before.complete.map((r, i) => proposed(r, true, parentOf(proposal, i))) };
           const drafts = await draftsOf(input);
           if ('stale' in drafts) return { stale: drafts.stale, revisions: [] };
           const existing = existingSkillsOf(await store.scopeIndexSnapshot(scopeKey));
@@ -181,7 +182,7 @@ export function curationActivities({ config, store, openai, recordRevision, publ
           const revisions: ProposedRevision[] = [];
           for (const [i, d] of drafts.entries()) {
             // A retried attempt that stored this one already (create-only ids): keep what is stored.
-            const stored = await store.readRevision(scopeKey, d.skillId, ids[i]!);
+            const stored = before.stored[i];
             if (stored) {
               revisions.push(proposed(stored, true, d.requireParentId));
               continue;
