@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decideRevision } from '../../client/approvals';
+import { rollbackSkill } from '../../client/rollback';
 import { describeCurationSchedule, pinSkill, removeCurationSchedule, reviveSkills, runCuration, setCurationSchedule } from '../../client/curation';
 import { parseDuration, nextPointer, scopeKey as scopeKeyOf, type SkillSpec } from '../../core';
 import type { CuratorResult } from '../../core/workflow-api';
@@ -48,22 +49,40 @@ const SKILLS: { spec: SkillSpec; managed: boolean; loaded: boolean }[] = [
   },
 ];
 
+/** Seeded revision ids: the idle skill's is stored (revision ids are unique across scopes), so it is the app's own. */
+const revOf = (app: string, name: string) => (name === 'idle-skill' ? `${app}-idle-skill-r1` : `${name}-r1`);
+
 async function seedScope(app: string) {
   const scopeKey = scopeKeyOf({ mode: 'app', app });
   const changes = await Promise.all(
     SKILLS.map(async ({ spec: s, managed }) => {
       const pointer = nextPointer(
         undefined,
-        { skillId: s.name, revisionId: `${s.name}-r1`, managed, deleted: false, spec: s },
+        { skillId: s.name, revisionId: revOf(app, s.name), managed, deleted: false, spec: s },
         { opId: `seed/${s.name}`, at: '2026-01-01T00:00:00.000Z' },
       );
       return indexChangeFor((await fx.store.writeActive(scopeKey, s.name, pointer, null)).pointer);
     }),
   );
   await fx.store.applyScopeIndexChanges(scopeKey, changes);
+  // The revision the seeded idle skill was published from (what a rollback restores).
+  const idle = SKILLS[0]!.spec;
+  await fx.store.createRevision({
+    id: revOf(app, 'idle-skill'),
+    skillId: 'idle-skill',
+    scopeKey,
+    scope: { mode: 'app', app },
+    action: 'create',
+    status: 'active',
+    spec: idle,
+    source: 'manual',
+    jobId: 'seed',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  });
   // Sessions counted 40 days ago were offered every skill; the ones counted now loaded the busy ones.
   await fx.store.applyUsageBurst(scopeKey, [{ jobId: `${app}-old`, outcome: 'success', loads: [] }], new Date(Date.now() - 40 * 86_400_000).toISOString());
-  const loads = SKILLS.filter((s) => s.loaded).map((s) => ({ name: s.spec.name, skillId: s.spec.name, revisionId: `${s.spec.name}-r1`, scopeKey }));
+  const loads = SKILLS.filter((s) => s.loaded).map((s) => ({ name: s.spec.name, skillId: s.spec.name, revisionId: revOf(app, s.spec.name), scopeKey }));
   await fx.store.applyUsageBurst(scopeKey, [{ jobId: `${app}-new`, outcome: 'success', loads }], new Date().toISOString());
   // csv-sales-report is loaded more: it is the one a merge keeps.
   await fx.store.applyUsageBurst(scopeKey, [{ jobId: `${app}-new2`, outcome: 'success', loads: loads.filter((l) => l.name === 'csv-sales-report') }], new Date().toISOString());
@@ -104,7 +123,7 @@ describe('curation as governed revisions', () => {
       ]),
     );
     const archiveRev = (await fx.store.readRevision(scopeKey, 'idle-skill', archive.revisions[0]!.revisionId))!;
-    expect(archiveRev).toMatchObject({ action: 'delete', source: 'curator', parentId: 'idle-skill-r1', curation: { kind: 'archive', runId: first.runId } });
+    expect(archiveRev).toMatchObject({ action: 'delete', source: 'curator', parentId: revOf(app, 'idle-skill'), curation: { kind: 'archive', runId: first.runId } });
     expect(archiveRev.human?.reasons).toEqual(['policy holds revisions from curator']);
 
     // Merge: the model's merge keeps every item or says why; held, with the dropped list the approver sees.
@@ -140,7 +159,7 @@ describe('curation as governed revisions', () => {
     const second = await runCuration(deps, scope);
     for (const p of second.proposals) expect(['already_proposed', 'refused']).toContain(p.outcome);
     expect(second.proposals.flatMap((p) => p.revisions).every((r) => r.alreadyProposed)).toBe(true);
-    expect((await fx.store.listRevisions(scopeKey, 'idle-skill')).map((r) => r.id)).toEqual([archiveRev.id]);
+    expect((await fx.store.listRevisions(scopeKey, 'idle-skill')).map((r) => r.id)).toEqual([revOf(app, 'idle-skill'), archiveRev.id]);
 
     // Approving the archive publishes a tombstone: the skill leaves the index; its content stays with the pointer.
     expect(await decideRevision({ client: fx.w.client, store: fx.store }, archiveRev.id, { decision: 'approve', reviewer: 'alice' })).toMatchObject({ decision: 'approved' });
@@ -166,4 +185,22 @@ describe('curation as governed revisions', () => {
     for (const r of merge.revisions)
       await decideRevision({ client: fx.w.client, store: fx.store }, r.revisionId, { decision: 'reject', reviewer: 'alice', comment: 'test cleanup' });
   }, 400_000);
+
+  it('with auto-archive, an archive the policy does not hold is published through the same publisher, and a rollback restores the skill', async () => {
+    const app = uniqueName('curate-auto');
+    const scope = { mode: 'app' as const, app };
+    const scopeKey = await seedScope(app);
+    // create_only (this file's policy) does not hold a delete: the archive publishes at once.
+    const run = await runCuration({ client: fx.w.client, taskQueue: fx.w.taskQueue }, scope, { autoArchive: true, maxMerges: 0 });
+    expect(run.proposals).toMatchObject([{ kind: 'archive', outcome: 'proposed', skills: ['idle-skill'], revisions: [{ status: 'active' }] }]);
+    expect(run.proposals[0]!.revisions[0]!.approvalWorkflowId).toBeUndefined();
+    const archiveId = run.proposals[0]!.revisions[0]!.revisionId;
+    expect((await fx.store.readActive(scopeKey, 'idle-skill'))!.pointer).toMatchObject({ deleted: true, revisionId: archiveId });
+    expect((await fx.store.listAudit(scopeKey, 'idle-skill')).map((e) => e.action)).toContain('delete');
+
+    // Archived, not deleted: the rollback moves the pointer back to the skill's last revision.
+    const back = await rollbackSkill({ client: fx.w.client, config: fx.w.config }, { scopeKey, skillId: 'idle-skill', reviewer: 'carol', comment: 'still needed' });
+    expect(back).toMatchObject({ restoredRevisionId: revOf(app, 'idle-skill'), archivedRevisionId: archiveId });
+    expect((await fx.store.readActive(scopeKey, 'idle-skill'))!.pointer).toMatchObject({ deleted: false, spec: SKILLS[0]!.spec });
+  }, 300_000);
 });
