@@ -11,6 +11,9 @@ import {
   similarityWords,
 } from '../../core/curation';
 import { mergeVerdict } from '../../core/curation/consolidation';
+import { checkCuratorInput } from '../../core/workflow-inputs';
+import { RevisionSchema } from '../../core/schemas/revision';
+import { revisionDetails, revisionLine } from '../../cli/format';
 import { applyUsage, emptyUsage, usageReport } from '../../core/usage';
 
 const spec = (name: string, steps: string[], pitfalls: string[]) => ({ name, description: name, when_to_use: 'w', steps, pitfalls });
@@ -202,5 +205,43 @@ describe('what the approver reads about a curator proposal', () => {
     expect(curationLines({ kind: 'merge', runId: 'r', mergedFrom: ['a'], dropped: [] })[1]).toMatch(/drops nothing/);
     expect(curationLines({ kind: 'merge', runId: 'r', mergedInto: 'b' })).toEqual(['curator merge: archived, merged into b (run r)']);
     expect(curationLines(undefined)).toEqual([]);
+  });
+});
+
+describe('curator workflow input', () => {
+  it('accepts a scope with options, and says what is wrong with a hostile one', () => {
+    expect(checkCuratorInput({ scope: { mode: 'app', app: 'shop' }, windowMs: 30 * 86_400_000, autoArchive: true, revive: ['old'] })).toEqual([]);
+    expect(checkCuratorInput(null)).toEqual(['input: expected an object, got null']);
+    expect(checkCuratorInput({ scope: { mode: 'app' } }).join('; ')).toMatch(/^scope: /);
+    expect(checkCuratorInput({ scope: { mode: 'app', app: 'shop' }, windowMs: 5, similarityThreshold: 2, maxMerges: -1, autoArchive: 'yes', revive: [''] })).toEqual([
+      expect.stringMatching(/^windowMs/),
+      expect.stringMatching(/^similarityThreshold/),
+      expect.stringMatching(/^maxMerges/),
+      'autoArchive: expected a boolean',
+      expect.stringMatching(/^revive\[0\]/),
+    ]);
+  });
+});
+
+describe('evolution pending / show print what a merge drops', () => {
+  it('lists the dropped items under the held revision and in its details', () => {
+    const revision = RevisionSchema.parse({
+      id: 'rev-1',
+      skillId: 'csv-sales-report',
+      scopeKey: 'apps/x',
+      scope: { mode: 'app', app: 'x' },
+      action: 'update',
+      status: 'pending_approval',
+      spec: spec('csv-sales-report', ['q'], []),
+      source: 'curator',
+      jobId: 'curation/apps/x/merge/…',
+      human: { held: true, reasons: ['policy holds revisions from curator'] },
+      curation: { kind: 'merge', runId: 'run-1', mergedFrom: ['csv-report'], dropped: [{ source: 'csv-report', kind: 'pitfall', item: 'Old exporter', reason: 'gone' }] },
+      createdAt: '2026-12-05T00:00:00Z',
+      updatedAt: '2026-12-05T00:00:00Z',
+    });
+    expect(revisionLine(revision)).toContain('    merge drops pitfall of csv-report: "Old exporter" (reason: gone)');
+    expect(revisionLine(revision)).toContain('    held: policy holds revisions from curator');
+    expect(revisionDetails(revision)).toContain('curation   merge drops pitfall of csv-report: "Old exporter" (reason: gone)');
   });
 });
