@@ -62,8 +62,5 @@ export function serviceUnavailable(kind: ServiceKind, address: string, options: 
   return new ServiceUnavailableError(s.label, address, `run \`npx evolution infra up\` for the local services, or set ${s.variable} to where it runs`, options);
 }
 
-/** Service and address named by a message in the vocabulary's wording (e.g. an activity failure that crossed Temporal as text). */
-export function unreachableServiceIn(message: string): { service: string; address: string } | undefined {
-  const m = /(?:^|: )(Temporal|S3|the model endpoint) at (\S+) cannot be reached/.exec(message);
-  return m ? { service: m[1]!, address: m[2]! } : undefined;
-}
+// Reading the vocabulary back out of a message lives with the other failure readers (zod-free, for workflow code).
+export { unreachableServiceIn } from './failure-message';

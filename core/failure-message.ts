@@ -1,5 +1,3 @@
-import { unreachableServiceIn } from './errors';
-
 /** The most specific message of a failure chain (ChildWorkflowFailure → ActivityFailure → ApplicationFailure). */
 export function failureMessage(err: unknown): string {
   let e = err as { message?: string; cause?: unknown } | undefined;
@@ -47,4 +45,10 @@ export function rootCauseOf(err: unknown): RootCause {
   const error = innermost?.message ?? String(err);
   const type = innermost?.type ?? (innermost?.name && innermost.name !== 'Error' ? innermost.name : undefined);
   return { ...(step ? { step } : {}), ...(type ? { type } : {}), error, ...unreachableServiceIn(error), ...(retryState ? { retryState } : {}) };
+}
+
+/** Service and address named by a message in core/errors' wording (ServiceUnavailableError) (e.g. an activity failure that crossed Temporal as text). */
+export function unreachableServiceIn(message: string): { service: string; address: string } | undefined {
+  const m = /(?:^|: )(Temporal|S3|the model endpoint) at (\S+) cannot be reached/.exec(message);
+  return m ? { service: m[1]!, address: m[2]! } : undefined;
 }
