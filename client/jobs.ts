@@ -60,17 +60,23 @@ export async function jobFailure(client: Client, jobId: string): Promise<JobFail
   const typeOf = new Map<string, string>(); // scheduled event id → activity type
   const attemptsOf = new Map<string, number>();
   let cursorMoved = false;
+  let lastAttempt: { error: string; type?: string } | undefined;
   for (const e of (await handle.fetchHistory()).events ?? []) {
     const id = String(e.eventId);
     if (e.activityTaskScheduledEventAttributes) typeOf.set(id, e.activityTaskScheduledEventAttributes.activityType?.name ?? '');
     const started = e.activityTaskStartedEventAttributes;
     if (started) attemptsOf.set(String(started.scheduledEventId), started.attempt ?? 1);
+    // A step that ran out of time carries its last attempt's failure as the timeout's cause.
+    const ended = e.activityTaskTimedOutEventAttributes ?? e.activityTaskFailedEventAttributes;
+    for (let f = ended?.failure, depth = 0; f && depth < 6; f = f.cause, depth++)
+      if (f.message && !f.timeoutFailureInfo) lastAttempt = { error: f.message, type: f.applicationFailureInfo?.type ?? undefined };
     const completed = e.activityTaskCompletedEventAttributes;
     if (completed && CURSOR_STEPS.has(typeOf.get(String(completed.scheduledEventId)) ?? '')) cursorMoved = true;
   }
   const failedStep = [...typeOf].reverse().find(([, type]) => type === cause.step);
   const attempts = failedStep ? attemptsOf.get(failedStep[0]) : undefined;
-  return { ...cause, cursorMoved, ...(attempts ? { attempts } : {}) };
+  const innermost = cause.service || !lastAttempt ? cause : { ...cause, ...rootCauseOf({ message: lastAttempt.error, type: lastAttempt.type }), step: cause.step };
+  return { ...innermost, cursorMoved, ...(attempts ? { attempts } : {}) };
 }
 
 /** The model call's step; every other step of a job is storage (S3, the scope index). */
@@ -135,7 +141,14 @@ export async function listLearningJobs(deps: { client: Client; store: SkillStore
         return;
       }
       if (job.workflowStatus !== 'COMPLETED') return;
-      job.outcome = stripRecordedAt(await deps.store.readJobOutcome(scopeKey, job.jobId));
+      // Temporal's result when the stored outcome cannot be read (S3 down): the list still shows every job.
+      const stored = await deps.store.readJobOutcome(scopeKey, job.jobId).catch(() => undefined);
+      job.outcome =
+        stripRecordedAt(stored) ??
+        ((await deps.client.workflow
+          .getHandle(job.jobId)
+          .result()
+          .catch(() => undefined)) as JobOutcome | undefined);
     }),
   );
   return jobs;
@@ -162,8 +175,8 @@ export async function showLearningJob(deps: { client: Client; store: SkillStore 
     startedAt: description.startTime.toISOString(),
     closedAt: description.closeTime?.toISOString(),
   };
-  // A running job has no outcome yet: its view needs no storage (which may be what it waits for).
-  if (view.workflowStatus !== 'RUNNING') {
+  // A running or failed job has no outcome: its view needs no storage (which may be what it waits for, or why it failed).
+  if (view.workflowStatus === 'COMPLETED') {
     const stored = await readStored();
     if (stored) view.outcome = stored;
   }
