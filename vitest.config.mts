@@ -9,6 +9,7 @@ const SERIAL = [
   'test/integration/reviewer-s3-outage.test.ts',
   'test/integration/storage-outage-tolerance.test.ts',
   'test/integration/client-service-errors.test.ts',
+  'test/integration/job-retry.test.ts',
 ];
 
 // The longest files (mostly waiting: worker kills and heartbeat timeouts, GEPA searches,

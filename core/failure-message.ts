@@ -41,6 +41,8 @@ export function rootCauseOf(err: unknown): RootCause {
       if (e.retryState !== undefined && e.retryState !== null) retryState = String(e.retryState);
     }
     if (e.message) innermost = e;
+    // An ApplicationFailure is the error the step threw; below it is that error's own cause (e.g. the raw socket error).
+    if (e.type && e.message) break;
   }
   const error = innermost?.message ?? String(err);
   const type = innermost?.type ?? (innermost?.name && innermost.name !== 'Error' ? innermost.name : undefined);

@@ -10,7 +10,7 @@ describe('root cause of a failed job', () => {
   const s3Down = serviceUnavailable('s3', 'http://127.0.0.1:8333', { detail: 'ECONNREFUSED' }).message;
 
   it('names the step, the innermost error, its type and the service it could not reach', () => {
-    const last = ApplicationFailure.create({ message: s3Down, type: 'ServiceUnavailableError' });
+    const last = ApplicationFailure.create({ message: s3Down, type: 'ServiceUnavailableError', cause: new Error('connect ECONNREFUSED 127.0.0.1:8333') });
     const timedOut = new TimeoutFailure('activity ScheduleToClose timeout', undefined, 'SCHEDULE_TO_CLOSE');
     Object.assign(timedOut, { cause: last });
     const activity = new ActivityFailure('Activity task failed', 'recordAndPublishRevision', '7', 'TIMEOUT', 'worker', timedOut);
