@@ -13,6 +13,7 @@ import type { ConsoleDeps } from './read-model';
 import { activityRoutes } from './routes/activity';
 import { apiRoutes, liveRoutes } from './routes/api';
 import { experimentRoutes } from './routes/experiments';
+import { evaluationRoutes } from './routes/evaluations';
 import { loginRoutes, logoutRoutes } from './routes/login';
 import { pendingRoutes } from './routes/pending';
 import { revisionRoutes } from './routes/revision';
@@ -114,6 +115,7 @@ export function createConsoleApp(deps: ConsoleDeps, settings: Pick<ConsoleSettin
   app.route('/', revisionRoutes(deps));
   app.route('/', skillRoutes(deps));
   app.route('/', experimentRoutes(deps));
+  app.route('/', evaluationRoutes(deps));
   app.route('/', activityRoutes(deps));
   return app;
 }

@@ -83,6 +83,7 @@ const ENV = {
   OPENAI_API_KEY: z.string().min(1).default('local-model-server'),
   EVOLUTION_REVIEWER_MODEL: z.string().min(1).default('evolution-local-reviewer'),
   EVOLUTION_REFLECTOR_MODEL: z.string().min(1).default('evolution-local-reflector'),
+  EVOLUTION_JUDGE_MODEL: z.string().trim().min(1).optional(),
   EVOLUTION_LLM_TIMEOUT: duration.prefault('60s'),
   EVOLUTION_HUMAN_GATE: humanGatePolicy.prefault('create_only'),
   EVOLUTION_APPROVAL_TIMEOUT: duration.prefault('none'),
@@ -125,7 +126,8 @@ export interface EvolutionConfig {
   payloadStrict?: boolean;
   temporal: { address: string; namespace: string; taskQueue: string; evaluatorTaskQueue: string; connection?: TemporalConnectionSettings };
   s3: S3Settings;
-  llm: { baseURL: string; apiKey: string; reviewerModel: string; reflectorModel: string; timeoutMs: number; caFile?: string };
+  /** judgeModel: `evolution evaluate`'s optional judge (docs/evaluation.md). */
+  llm: { baseURL: string; apiKey: string; reviewerModel: string; reflectorModel: string; judgeModel?: string; timeoutMs: number; caFile?: string };
   /** Worker process operations: metrics/health port (off when unset), log format and level. */
   operations?: { metricsPort?: number; logFormat: 'auto' | 'json' | 'pretty'; logLevel: 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' };
   governance: {
@@ -228,6 +230,7 @@ export function parseConfig(env: Record<string, string | undefined>): EvolutionC
       apiKey: p.OPENAI_API_KEY,
       reviewerModel: p.EVOLUTION_REVIEWER_MODEL,
       reflectorModel: p.EVOLUTION_REFLECTOR_MODEL,
+      ...(p.EVOLUTION_JUDGE_MODEL ? { judgeModel: p.EVOLUTION_JUDGE_MODEL } : {}),
       timeoutMs: p.EVOLUTION_LLM_TIMEOUT ?? 60_000,
       ...(p.EVOLUTION_OPENAI_CA_FILE ? { caFile: p.EVOLUTION_OPENAI_CA_FILE } : {}),
     },

@@ -17,6 +17,8 @@ export const NON_RETRYABLE = {
   dataset: 'DatasetNotFound',
   experimentRecord: 'ExperimentRecordConflict',
   experimentNotStarted: 'ExperimentNotStarted',
+  /** An evaluation run id reused with other settings, or a family the worker does not know. */
+  evaluationRun: 'EvaluationRunRefused',
 } as const;
 
 /** A bug in an activity, not a fault that a retry fixes: fails at once. */

@@ -118,3 +118,8 @@ export function curatorScheduleId(scopeKey: string): string {
 export function curatorRunWorkflowId(scopeKey: string, at: string, purpose: 'now' | 'revive' = 'now'): string {
   return `curate/${scopeKey}/${purpose}-${at}`;
 }
+
+/** One evaluation run (`evolution evaluate`), by its run id: the same run started again is the same workflow. */
+export function evaluationRunWorkflowId(runId: string): string {
+  return `evaluate/${runId}`;
+}

@@ -5,6 +5,7 @@ import {
   ArmSetupSchema,
   buildReport,
   CaseResultSchema,
+  EvaluationRunRecordSchema,
   evaluationKeys,
   renderReportHtml,
   type ArmSetup,
@@ -12,7 +13,9 @@ import {
   type EvaluationArm,
   type EvaluationPhase,
   type EvaluationReport,
+  type EvaluationRunRecord,
 } from '../core/evaluation';
+import type { EvaluationBlock } from '../core/workflow-api/evaluation';
 import type { SkillStore } from '../storage';
 import { putOnce } from '../storage/put-once';
 import { startLearningJob, waitForLearningJob } from '../client/learning';
@@ -21,6 +24,7 @@ import { decideRevision } from '../client/approvals';
 import { SkillLoadTool } from '../client/skill-load-tool';
 import { SkillRepository, type LoadedSkill } from '../client/skill-repository';
 import { runEpisode } from './agent-loop';
+import { judgeEpisode } from './judge';
 import { datasetCase, type EvaluatorUsage } from './evaluator';
 import { pinnedSkills } from './pinned-skills';
 import { sessionEvents, type Family, type FamilyCase } from './family';
@@ -33,6 +37,7 @@ export interface EvaluationRunOptions {
   /** Seeds per phase: search uses 1..seeds, confirmation the fresh seeds after them. */
   seeds: number;
   agentModel: string;
+  judgeModel?: string;
 }
 
 export interface EvaluationDeps {
@@ -46,19 +51,11 @@ export interface EvaluationDeps {
   optimizer?: { evaluatorTaskQueue: string; usage: EvaluatorUsage };
 }
 
-export interface EpisodeProgress {
-  done: number;
-  total: number;
-  /** Already recorded by an earlier, interrupted run of the same id: not run again. */
-  resumed: number;
-  last?: CaseResult;
-  message?: string;
-}
-
-interface Planned {
+/** One test episode of a run: which arm, phase, case and seed (its record's key). */
+export interface PlannedCase {
   arm: EvaluationArm;
   phase: EvaluationPhase;
-  testCase: FamilyCase;
+  caseId: string;
   seed: number;
 }
 
@@ -73,88 +70,131 @@ export function seedsOf(phase: EvaluationPhase, seeds: number): number[] {
   return Array.from({ length: seeds }, (_, i) => first + i);
 }
 
-export function plan(opts: Pick<EvaluationRunOptions, 'family' | 'arms' | 'phases' | 'seeds'>): Planned[] {
-  const out: Planned[] = [];
-  for (const phase of opts.phases) {
-    const cases = phase === 'replay' ? replayCases(opts.family) : opts.family.data.cases;
-    for (const arm of opts.arms) for (const seed of seedsOf(phase, opts.seeds)) for (const testCase of cases) out.push({ arm, phase, testCase, seed });
-  }
-  return out;
+const casesOf = (family: Family, phase: EvaluationPhase) => (phase === 'replay' ? replayCases(family) : family.data.cases);
+
+/** The run's blocks (phase by phase, arm by arm): case ids and seeds only, what the workflow needs. */
+export function planBlocks(opts: Pick<EvaluationRunOptions, 'family' | 'arms' | 'phases' | 'seeds'>): EvaluationBlock[] {
+  return opts.phases.flatMap((phase) => opts.arms.map((arm) => ({ arm, phase, caseIds: casesOf(opts.family, phase).map((c) => c.id), seeds: seedsOf(phase, opts.seeds) })));
+}
+
+/** Every episode of a run, in the order the workflow runs them (seed by seed within a block). */
+export function plan(opts: Pick<EvaluationRunOptions, 'family' | 'arms' | 'phases' | 'seeds'>): PlannedCase[] {
+  return planBlocks(opts).flatMap((b) => b.seeds.flatMap((seed) => b.caseIds.map((caseId) => ({ arm: b.arm, phase: b.phase, caseId, seed }))));
 }
 
 /** The scope the online arm learns into: the run's own, so nothing else's skills reach it. */
 export const runScope = (runId: string, family: string) => ({ app: `eval-${runId}-${family}`.slice(0, 120), mode: 'app' as const });
 
+const settingsOf = (r: EvaluationRunRecord) => JSON.stringify([r.family, r.arms, r.phases, r.seeds, r.agentModel, r.judgeModel ?? null]);
+
+/** The run's record, created once: a run id started again with other settings is refused, naming both. */
+export async function recordRun(store: SkillStore, opts: EvaluationRunOptions, startedAt: string): Promise<EvaluationRunRecord> {
+  const record: EvaluationRunRecord = {
+    runId: opts.runId,
+    family: opts.family.name,
+    arms: opts.arms,
+    phases: opts.phases,
+    seeds: opts.seeds,
+    agentModel: opts.agentModel,
+    ...(opts.judgeModel ? { judgeModel: opts.judgeModel } : {}),
+    scopeKey: scopeKey(runScope(opts.runId, opts.family.name)),
+    startedAt,
+  };
+  const key = evaluationKeys.run(opts.runId);
+  return putOnce(store.objects, key, record, {
+    schema: EvaluationRunRecordSchema,
+    same: (stored) => settingsOf(stored) === settingsOf(record),
+    conflict: (stored) => `evaluation run ${opts.runId} was started with other settings (${settingsOf(stored)}, now ${settingsOf(record)}): choose another --run-id`,
+  });
+}
+
+/** What an arm's episodes load: its setup's skills, frozen (none for the baseline). */
+export function skillsOf(setup: ArmSetup): SkillLoadTool | undefined {
+  const specs = setup.skills.flatMap((k) => (k.spec ? [{ spec: k.spec, revisionId: k.revisionId }] : []));
+  return specs.length ? new SkillLoadTool(pinnedSkills(specs)) : undefined;
+}
+
 /**
- * One evaluation run. Every graded episode is stored create-only under the run id, arm,
- * phase, case and seed before the next starts, so a run interrupted and started again with
- * the same id runs only what is missing; the arms' setups (learned skills and their cost)
- * are stored the same way.
+ * One graded episode, stored create-only under the run id, arm, phase, case and seed: a
+ * recorded one is read back and never run again (`recordedBefore`), so a retried activity,
+ * a restarted worker or a re-started run costs one read per finished case.
  */
-export async function runEvaluation(deps: EvaluationDeps, opts: EvaluationRunOptions, onProgress: (p: EpisodeProgress) => void = () => {}): Promise<EvaluationReport> {
-  const { store, config } = deps;
-  const objects = store.objects;
+export async function runCase(
+  deps: Pick<EvaluationDeps, 'store' | 'openai'>,
+  opts: EvaluationRunOptions,
+  setup: ArmSetup,
+  e: PlannedCase,
+  signal?: AbortSignal,
+): Promise<{ result: CaseResult; recordedBefore: boolean }> {
+  const objects = deps.store.objects;
+  const id = { runId: opts.runId, ...e };
+  const key = evaluationKeys.caseResult(id);
+  const stored = await objects.getJson(key, CaseResultSchema);
+  if (stored) return { result: stored.value, recordedBefore: true };
+  const testCase = casesOf(opts.family, e.phase).find((c) => c.id === e.caseId);
+  if (!testCase) throw new Error(`family ${opts.family.name} has no ${e.phase} case ${e.caseId}`);
+  const prompt = opts.family.task(testCase, e.seed).prompt;
+  const episode = await runEpisode({ openai: deps.openai, model: opts.agentModel, family: opts.family, testCase, seed: e.seed, prompt, skills: skillsOf(setup), signal });
+  const grade = opts.family.grade(episode, testCase, e.seed);
+  const judge = opts.judgeModel ? await judgeEpisode({ openai: deps.openai, model: opts.judgeModel, prompt, episode, signal }) : undefined;
+  const result: CaseResult = {
+    ...id,
+    family: opts.family.name,
+    pass: grade.pass,
+    quality: grade.quality,
+    notes: grade.notes,
+    promptTokens: episode.promptTokens,
+    completionTokens: episode.completionTokens,
+    modelCalls: episode.turns,
+    skillsLoaded: episode.skillLoaded,
+    toolCalls: episode.calls.map((c) => c.name),
+    answer: episode.answer.slice(0, 500),
+    ...(judge ? { judge } : {}),
+  };
+  return { result: await putOnce(objects, key, result, { schema: CaseResultSchema, same: () => true, conflict: () => `${key} holds another result` }), recordedBefore: false };
+}
+
+const REPORT_READS = 16;
+
+/** The report, derived from the run's records (every planned case must be recorded): rewritten whole each time. */
+export async function writeReport(deps: Pick<EvaluationDeps, 'store' | 'config'>, opts: EvaluationRunOptions, generatedAt: string): Promise<EvaluationReport> {
+  const objects = deps.store.objects;
   const episodes = plan(opts);
-  const setups = new Map<EvaluationArm, ArmSetup>();
-  const tools = new Map<EvaluationArm, SkillLoadTool | undefined>();
-  for (const arm of opts.arms) {
-    const setup = await armSetup(deps, opts, arm, (message) => onProgress({ done: 0, total: episodes.length, resumed: 0, message }));
-    setups.set(arm, setup);
-    const specs = setup.skills.flatMap((k) => (k.spec ? [{ spec: k.spec, revisionId: k.revisionId }] : []));
-    tools.set(arm, specs.length ? new SkillLoadTool(pinnedSkills(specs)) : undefined);
-  }
-
   const results: CaseResult[] = [];
-  let resumed = 0;
-  for (const [i, e] of episodes.entries()) {
-    const id = { runId: opts.runId, arm: e.arm, phase: e.phase, caseId: e.testCase.id, seed: e.seed };
-    const key = evaluationKeys.caseResult(id);
-    const stored = await objects.getJson(key, CaseResultSchema);
-    if (stored) {
-      results.push(stored.value);
-      resumed++;
-      onProgress({ done: i + 1, total: episodes.length, resumed, last: stored.value });
-      continue;
-    }
-    const prompt = opts.family.task(e.testCase, e.seed).prompt;
-    const episode = await runEpisode({ openai: deps.openai, model: opts.agentModel, family: opts.family, testCase: e.testCase, seed: e.seed, prompt, skills: tools.get(e.arm) });
-    const grade = opts.family.grade(episode, e.testCase, e.seed);
-    const result: CaseResult = {
-      ...id,
-      family: opts.family.name,
-      pass: grade.pass,
-      quality: grade.quality,
-      notes: grade.notes,
-      promptTokens: episode.promptTokens,
-      completionTokens: episode.completionTokens,
-      modelCalls: episode.turns,
-      skillsLoaded: episode.skillLoaded,
-      toolCalls: episode.calls.map((c) => c.name),
-      answer: episode.answer.slice(0, 500),
-    };
-    results.push(await putOnce(objects, key, result, { schema: CaseResultSchema, same: () => true, conflict: () => `${key} holds another result` }));
-    onProgress({ done: i + 1, total: episodes.length, resumed, last: result });
+  for (let i = 0; i < episodes.length; i += REPORT_READS) {
+    const batch = await Promise.all(
+      episodes.slice(i, i + REPORT_READS).map(async (e) => {
+        const key = evaluationKeys.caseResult({ runId: opts.runId, ...e });
+        const stored = await objects.getJson(key, CaseResultSchema);
+        if (!stored) throw new Error(`evaluation run ${opts.runId}: ${key} is not recorded yet`);
+        return stored.value;
+      }),
+    );
+    results.push(...batch);
   }
-
+  const setups: ArmSetup[] = [];
+  for (const arm of opts.arms) {
+    const stored = await objects.getJson(evaluationKeys.armSetup(opts.runId, arm), ArmSetupSchema);
+    if (stored) setups.push(stored.value);
+  }
   const report = buildReport({
     runId: opts.runId,
     family: opts.family.name,
     expectedEffect: opts.family.expectedEffect,
-    model: { agent: opts.agentModel, baseURL: config.llm.baseURL },
-    generatedAt: new Date().toISOString(),
+    model: { agent: opts.agentModel, baseURL: deps.config.llm.baseURL, ...(opts.judgeModel ? { judge: opts.judgeModel } : {}) },
+    generatedAt,
     arms: opts.arms,
     phases: opts.phases,
     results,
-    setups: [...setups.values()],
+    setups,
   });
-  // The report is derived from the records: rewritten whole on every run of the id.
   await objects.put(evaluationKeys.reportJson(opts.runId), report);
   await objects.put(evaluationKeys.reportHtml(opts.runId), renderReportHtml(report));
   return report;
 }
 
 /** What an arm runs with, learned once per run (stored create-only; a restarted run reads it back). */
-async function armSetup(deps: EvaluationDeps, opts: EvaluationRunOptions, arm: EvaluationArm, say: (m: string) => void): Promise<ArmSetup> {
+export async function armSetup(deps: EvaluationDeps, opts: EvaluationRunOptions, arm: EvaluationArm, say: (m: string) => void): Promise<ArmSetup> {
   const key = evaluationKeys.armSetup(opts.runId, arm);
   const stored = await deps.store.objects.getJson(key, ArmSetupSchema);
   if (stored) return stored.value;

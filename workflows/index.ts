@@ -31,3 +31,5 @@ export { scopeIndexWorkflow, indexChangeSignal, reconcileIndexSignal, scopeIndex
 export { scopeUsageWorkflow, usageRecordedSignal, scopeUsageStateQuery, type ScopeUsageInput, type ScopeUsageState } from './scope-usage';
 export { recertificationWorkflow, type RecertificationInput, type RecertificationResult } from './recertification';
 export { curatorWorkflow, type CuratorInput, type CuratorResult } from './curator';
+export { evaluationRunWorkflow, type EvaluationRunInput, type EvaluationRunResult } from './evaluation';
+export { evaluationProgressQuery } from '../core/workflow-api/evaluation';

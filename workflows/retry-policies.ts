@@ -65,6 +65,19 @@ export const indexBurstLocalRetry: RetryPolicy = {
 export const indexReconcileRetry: RetryPolicy = { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: [NON_RETRYABLE.store] };
 
 /**
+ * An evaluation run's activities (a case: the agent's model calls and S3; an arm's setup):
+ * a few attempts with backoff, then the run fails visibly; started again it resumes from
+ * its records.
+ */
+export const evaluationRetry: RetryPolicy = {
+  initialInterval: '2 seconds',
+  backoffCoefficient: 2,
+  maximumInterval: '1 minute',
+  maximumAttempts: 5,
+  nonRetryableErrorTypes: PERMANENT,
+};
+
+/**
  * A model call (reviewer, reflector): a few attempts, since each attempt is a model
  * answer (malformed, refused, timed out) and the job ends visibly after them.
  */

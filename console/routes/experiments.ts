@@ -5,6 +5,7 @@ import { experimentFor, experimentsFor, type ConsoleDeps } from '../read-model';
 import { validationChart } from '../views/chart';
 import { layout } from '../views/layout';
 import { table } from '../views/table';
+import { evaluationRunsFor, evaluationRunsTable } from './evaluations';
 
 const score = (n: number | undefined) => (n === undefined ? '–' : n.toFixed(3));
 const revisionLink = (id: string | undefined) => (id ? html`<a href="/revisions/${encodeURIComponent(id)}">${id}</a>` : '');
@@ -12,23 +13,25 @@ const revisionLink = (id: string | undefined) => (id ? html`<a href="/revisions/
 export function experimentRoutes(deps: ConsoleDeps) {
   const app = new Hono<ConsoleEnv>();
   app.get('/experiments', async (c) => {
-    const list = await experimentsFor(deps, c.get('user'));
+    const [list, evaluations] = await Promise.all([experimentsFor(deps, c.get('user')), evaluationRunsFor(deps, c.get('user'))]);
     return c.html(
       layout(
         { title: 'Experiments', session: c.get('session') },
-        table(
-          list,
-          [
-            { header: 'Experiment', cell: (e) => html`<a href="/experiments/${encodeURIComponent(e.experimentId)}">${e.experimentId}</a>` },
-            { header: 'Scope', cell: (e) => e.scopeKey },
-            { header: 'Skill', cell: (e) => e.skillId },
-            { header: 'Dataset', cell: (e) => e.dataset },
-            { header: 'Status', cell: (e) => e.status },
-            { header: 'Started', cell: (e) => e.startedAt },
-            { header: 'Submitted revision', cell: (e) => revisionLink(e.submittedRevisionId) },
-          ],
-          { empty: 'No experiments in your scopes.' },
-        ),
+        html`${table(
+            list,
+            [
+              { header: 'Experiment', cell: (e) => html`<a href="/experiments/${encodeURIComponent(e.experimentId)}">${e.experimentId}</a>` },
+              { header: 'Scope', cell: (e) => e.scopeKey },
+              { header: 'Skill', cell: (e) => e.skillId },
+              { header: 'Dataset', cell: (e) => e.dataset },
+              { header: 'Status', cell: (e) => e.status },
+              { header: 'Started', cell: (e) => e.startedAt },
+              { header: 'Submitted revision', cell: (e) => revisionLink(e.submittedRevisionId) },
+            ],
+            { empty: 'No experiments in your scopes.' },
+          )}
+          <h2>Evaluation runs</h2>
+          ${evaluationRunsTable(evaluations)}`,
       ),
     );
   });

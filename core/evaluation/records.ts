@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { SkillSpecSchema } from '../schemas/skill';
 
-export const EVALUATION_ARMS = ['baseline', 'online', 'optimized'] as const;
-export type EvaluationArm = (typeof EVALUATION_ARMS)[number];
-export const EVALUATION_PHASES = ['search', 'confirmation', 'replay'] as const;
-export type EvaluationPhase = (typeof EVALUATION_PHASES)[number];
+import { EVALUATION_ARMS, EVALUATION_PHASES, RUN_ID_PATTERN, RUN_ID_RULE, type EvaluationArm } from './names';
+
+export * from './names';
 
 /** One graded episode: what `evolution evaluate` stores per run, arm, phase, case and seed (create-only). */
 export const CaseResultSchema = z.object({
@@ -23,6 +22,16 @@ export const CaseResultSchema = z.object({
   skillsLoaded: z.array(z.string()),
   toolCalls: z.array(z.string()),
   answer: z.string(),
+  /** The judge model's quality score, when the run has one: beside the grader's, never mixed into it. */
+  judge: z
+    .object({
+      model: z.string(),
+      quality: z.number().min(0).max(1),
+      reason: z.string(),
+      promptTokens: z.number().int().nonnegative(),
+      completionTokens: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 export type CaseResult = z.infer<typeof CaseResultSchema>;
 
@@ -53,7 +62,24 @@ export const evaluationKeys = {
   reportJson: (runId: string) => `evaluations/${runId}/report.json`,
   reportHtml: (runId: string) => `evaluations/${runId}/report.html`,
   runPrefix: (runId: string) => `evaluations/${runId}/`,
+  run: (runId: string) => `evaluations/${runId}/run.json`,
+  all: 'evaluations/',
 };
 
+/** What a run is (written create-only when it starts): the console lists runs by it, and a run id cannot be reused for other settings. */
+export const EvaluationRunRecordSchema = z.object({
+  runId: z.string(),
+  family: z.string(),
+  arms: z.array(z.enum(EVALUATION_ARMS)),
+  phases: z.array(z.enum(EVALUATION_PHASES)),
+  seeds: z.number().int(),
+  agentModel: z.string(),
+  judgeModel: z.string().optional(),
+  /** The online and optimized arms' scope: who may see the run in the console. */
+  scopeKey: z.string(),
+  startedAt: z.string(),
+});
+export type EvaluationRunRecord = z.infer<typeof EvaluationRunRecordSchema>;
+
 /** Run ids: lower-case words, digits and dashes (they name S3 keys, scopes and workflow ids). */
-export const RunIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'a run id is 1-63 lower-case letters, digits and dashes, starting with a letter or digit');
+export const RunIdSchema = z.string().regex(RUN_ID_PATTERN, RUN_ID_RULE);

@@ -53,7 +53,7 @@ export function renderReportHtml(r: EvaluationReport): string {
   const summaryRows = r.summaries
     .map(
       (s) =>
-        `<tr><td>${esc(s.arm)}</td><td>${esc(s.phase)}</td><td>${s.episodes}</td><td>${ci(s.passRate)}</td><td>${ci(s.quality)}</td><td>${ci(s.promptTokens, num)}</td><td>${ci(s.completionTokens, num)}</td><td>${ci(s.skillLoadRate)}</td><td>${
+        `<tr><td>${esc(s.arm)}</td><td>${esc(s.phase)}</td><td>${s.episodes}</td><td>${ci(s.passRate)}</td><td>${ci(s.quality)}</td><td>${ci(s.promptTokens, num)}</td><td>${ci(s.completionTokens, num)}</td><td>${ci(s.skillLoadRate)}</td><td>${s.judgeQuality ? ci(s.judgeQuality) : '—'}</td><td>${
           s.vsBaseline ? `${ci(s.vsBaseline.passRate)} <b>${s.vsBaseline.verdict}</b>` : '—'
         }</td></tr>`,
     )
@@ -67,18 +67,20 @@ export function renderReportHtml(r: EvaluationReport): string {
   const totals = r.totals
     .map(
       (t) =>
-        `<tr><td>${esc(t.arm)}</td><td>${t.modelCalls}</td><td>${t.promptTokens}</td><td>${t.completionTokens}</td><td>${t.setup.modelCalls} calls, ${t.setup.promptTokens + t.setup.completionTokens} tokens</td><td>${esc(t.skills.map((s) => s.name).join(', ') || '—')}</td></tr>`,
+        `<tr><td>${esc(t.arm)}</td><td>${t.modelCalls}</td><td>${t.promptTokens}</td><td>${t.completionTokens}</td><td>${t.setup.modelCalls} calls, ${t.setup.promptTokens + t.setup.completionTokens} tokens</td><td>${esc(t.skills.map((s) => s.name).join(', ') || '—')}</td><td>${t.judge ? `${t.judge.modelCalls} calls, ${t.judge.promptTokens + t.judge.completionTokens} tokens` : '—'}</td></tr>`,
     )
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Evaluation ${esc(r.runId)} · ${esc(r.family)}</title>
 <style>body{font:14px system-ui,sans-serif;margin:2rem;max-width:1100px}table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}th{background:#f4f4f4}</style></head><body>
 <h1>Evaluation ${esc(r.runId)}: ${esc(r.family)}</h1>
 <p>Agent model <code>${esc(r.model.agent)}</code> at <code>${esc(r.model.baseURL)}</code>; family built so that the learned skill <b>${esc(r.expectedEffect)}</b>. Generated ${esc(r.generatedAt)}.
-Intervals are 95% t-intervals over per-seed means; differences are paired by seed against the baseline.</p>
+Intervals are 95% t-intervals over per-seed means; differences are paired by seed against the baseline.${
+    r.model.judge ? ` Judge model <code>${esc(r.model.judge)}</code>: its quality score is shown beside the grader's, not mixed into it.` : ''
+  }</p>
 <h2>Pass rate</h2>${passRateChart(r)}
 <h2>Pass rate minus baseline</h2>${differenceChart(r)}
-<h2>Per arm and phase</h2><table><tr><th>arm</th><th>phase</th><th>episodes</th><th>pass rate</th><th>quality</th><th>prompt tokens/episode</th><th>completion tokens/episode</th><th>skill_load rate</th><th>pass rate − baseline</th></tr>${summaryRows}</table>
-<h2>End-to-end cost per arm</h2><table><tr><th>arm</th><th>model calls</th><th>prompt tokens</th><th>completion tokens</th><th>of which learning/optimization</th><th>skills</th></tr>${totals}</table>
+<h2>Per arm and phase</h2><table><tr><th>arm</th><th>phase</th><th>episodes</th><th>pass rate</th><th>quality</th><th>prompt tokens/episode</th><th>completion tokens/episode</th><th>skill_load rate</th><th>judge quality</th><th>pass rate − baseline</th></tr>${summaryRows}</table>
+<h2>End-to-end cost per arm</h2><table><tr><th>arm</th><th>model calls</th><th>prompt tokens</th><th>completion tokens</th><th>of which learning/optimization</th><th>skills</th><th>judge (separate)</th></tr>${totals}</table>
 <h2>Per case: wins and losses against the baseline</h2><table><tr><th>arm</th><th>phase</th><th>case</th><th>wins</th><th>losses</th><th>ties</th></tr>${caseRows}</table>
 <h2>Negative transfer</h2>${negative}
 </body></html>

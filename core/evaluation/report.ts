@@ -11,8 +11,10 @@ export interface ArmPhaseSummary {
   promptTokens: Interval;
   completionTokens: Interval;
   skillLoadRate: Interval;
+  /** The judge model's quality score, when the run had a judge: separate from the grader's `quality`. */
+  judgeQuality?: Interval;
   /** Arm minus baseline, per seed, then a t-interval over the paired differences; absent for the baseline. */
-  vsBaseline?: { passRate: Interval; quality: Interval; tokens: Interval; verdict: 'better' | 'worse' | 'unclear' };
+  vsBaseline?: { passRate: Interval; quality: Interval; tokens: Interval; judgeQuality?: Interval; verdict: 'better' | 'worse' | 'unclear' };
 }
 
 export interface CaseComparison {
@@ -29,7 +31,7 @@ export interface EvaluationReport {
   runId: string;
   family: string;
   expectedEffect: 'helps' | 'hurts';
-  model: { agent: string; baseURL: string };
+  model: { agent: string; baseURL: string; judge?: string };
   generatedAt: string;
   arms: EvaluationArm[];
   phases: EvaluationPhase[];
@@ -38,7 +40,16 @@ export interface EvaluationReport {
   /** Every (arm, phase, case, seed) where the baseline passed and the arm failed: negative transfer, listed, not averaged away. */
   negativeTransfer: { arm: EvaluationArm; phase: EvaluationPhase; caseId: string; seed: number; notes: string[] }[];
   /** End to end per arm: test episodes plus learning and optimization. */
-  totals: { arm: EvaluationArm; modelCalls: number; promptTokens: number; completionTokens: number; setup: ArmSetup['cost']; skills: ArmSetup['skills'] }[];
+  totals: {
+    arm: EvaluationArm;
+    modelCalls: number;
+    promptTokens: number;
+    completionTokens: number;
+    setup: ArmSetup['cost'];
+    skills: ArmSetup['skills'];
+    /** The judge's calls on this arm's episodes (the cost of measuring, not of the arm): absent without a judge. */
+    judge?: ArmSetup['cost'];
+  }[];
 }
 
 /** The pairing unit: one value per seed (the mean over the cases of that seed). */
@@ -58,10 +69,12 @@ const METRICS = {
   completionTokens: (r: CaseResult) => r.completionTokens,
   skillLoadRate: (r: CaseResult) => (r.skillsLoaded.length ? 1 : 0),
   tokens: (r: CaseResult) => r.promptTokens + r.completionTokens,
+  judgeQuality: (r: CaseResult) => r.judge?.quality ?? 0,
 };
 
 /** Rates live in [0, 1] and their differences in [-1, 1]: a t-interval reaching past them is cut there. */
-const RATES = new Set<keyof typeof METRICS>(['passRate', 'quality', 'skillLoadRate']);
+const RATES = new Set<keyof typeof METRICS>(['passRate', 'quality', 'skillLoadRate', 'judgeQuality']);
+const judged = (results: readonly CaseResult[]) => results.filter((r) => r.judge);
 const within = (i: Interval, low: number, high: number): Interval => ({ ...i, low: Math.max(low, i.low), high: Math.min(high, i.high) });
 
 const interval = (results: readonly CaseResult[], metric: keyof typeof METRICS) => {
@@ -96,9 +109,11 @@ export function buildReport(
         completionTokens: interval(own, 'completionTokens'),
         skillLoadRate: interval(own, 'skillLoadRate'),
       };
+      if (judged(own).length) summary.judgeQuality = interval(judged(own), 'judgeQuality');
       if (arm !== 'baseline' && base.length) {
         const passRate = paired(own, base, 'passRate');
         summary.vsBaseline = { passRate, quality: paired(own, base, 'quality'), tokens: paired(own, base, 'tokens'), verdict: signOf(passRate) };
+        if (judged(own).length && judged(base).length) summary.vsBaseline.judgeQuality = paired(judged(own), judged(base), 'judgeQuality');
         for (const caseId of [...new Set(own.map((r) => r.caseId))].sort()) {
           const comparison: CaseComparison = { arm, phase, caseId, wins: [], losses: [], ties: 0 };
           for (const r of own.filter((x) => x.caseId === caseId)) {
@@ -127,6 +142,15 @@ export function buildReport(
       completionTokens: own.reduce((a, r) => a + r.completionTokens, 0) + cost.completionTokens,
       setup: cost,
       skills: setup?.skills ?? [],
+      ...(judged(own).length
+        ? {
+            judge: {
+              modelCalls: judged(own).length,
+              promptTokens: judged(own).reduce((a, r) => a + r.judge!.promptTokens, 0),
+              completionTokens: judged(own).reduce((a, r) => a + r.judge!.completionTokens, 0),
+            },
+          }
+        : {}),
     };
   });
   return { ...head, summaries, cases, negativeTransfer, totals };

@@ -9,3 +9,4 @@ export { checkExperimentInput } from './experiment';
 export { checkEvaluationBatchInput } from './evaluation-batch';
 export { checkImportSkillInput } from './import-skill';
 export { checkCuratorInput } from './curator';
+export { checkEvaluationRunInput } from './evaluation-run';

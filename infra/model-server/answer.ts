@@ -5,6 +5,7 @@ import { agentTurn, type AgentToolCall } from './agent';
 import { reflect } from './reflector';
 import { consolidate } from './consolidator';
 import { review } from './reviewer';
+import { judge } from './judge';
 import type { Role } from './roles';
 import { looseReflection, looseReviewDecision, looseText, type AnswerStyle } from './answer-style';
 
@@ -42,6 +43,10 @@ export function answerFor(role: Role, request: ChatRequest, style: AnswerStyle =
       const { consolidation, skillName } = consolidate(userPrompt);
       if (style !== 'strict') return { content: looseText(consolidation, 'merged skill'), statsKey: skillName };
       return { content: conformingJson(consolidation, request), statsKey: skillName };
+    }
+    case 'judge': {
+      const judgement = judge(userPrompt);
+      return { content: style === 'strict' ? conformingJson(judgement, request) : looseText(judgement, 'judgement') };
     }
     case 'agent': {
       const turn = agentTurn(request);

@@ -36,7 +36,7 @@ export class Stats {
   private static empty(): StatsSnapshot {
     return {
       chatRequests: 0,
-      byRole: { reviewer: 0, reflector: 0, consolidator: 0, agent: 0, other: 0 },
+      byRole: { reviewer: 0, reflector: 0, consolidator: 0, agent: 0, judge: 0, other: 0 },
       bySession: {},
       bySkill: {},
       faults: { malformed: 0, http500: 0, slow: 0 },

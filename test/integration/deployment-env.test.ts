@@ -34,6 +34,7 @@ const NOT_FOR_DEPLOYMENT: Record<string, string> = {
   EVOLUTION_STATE_DIR: 'development tooling: state of the local services of `evolution infra up`',
   EVOLUTION_NO_BUILD: 'development: run the TypeScript sources instead of dist/ (the image has no sources)',
   EVOLUTION_DEMO_KEEP_CONSOLE: 'npm run demo only',
+  EVOLUTION_JUDGE_MODEL: '`evolution evaluate` only (the judge of an evaluation run), not the worker or the console',
   MODEL_SERVER_BUILD: 'set by `infra up` for the local model stand-in it starts',
   RECORD_HISTORIES_DIR: 'npm run record-histories only',
   TEMPORAL_UI_URL: 'printed by the demo from the local services',

@@ -7,8 +7,22 @@ import { describe, expect, it } from 'vitest';
 import { infraEnv } from '../../infra';
 import { REPO_ROOT } from '../../infra/paths';
 import { createSkillStore } from '../../storage';
-import { evaluationKeys, type EvaluationReport } from '../../core/evaluation';
+import { CaseResultSchema, evaluationKeys, type EvaluationReport } from '../../core/evaluation';
+import { startConsole } from '../../console/server';
+import { consoleSettingsFromEnv } from '../../console/settings';
+import { writeUsersFile } from '../support/console';
+import { cookiesOf } from '../support/http';
+import { evaluationRunWorkflowId } from '../../core/workflow-ids';
 import { realServices, uniqueName } from '../support/infra';
+import { Client, Connection } from '@temporalio/client';
+import { temporalConnectionOptions } from '../../runtime/temporal-profile';
+import { evolutionDataConverter } from '../../codec/data-converter';
+import type { EvolutionConfig } from '../../core';
+
+async function temporalClient(config: EvolutionConfig): Promise<Client> {
+  const connection = await Connection.connect(temporalConnectionOptions(config));
+  return new Client({ connection, namespace: config.temporal.namespace, dataConverter: evolutionDataConverter(config) });
+}
 
 const run = promisify(execFile);
 const CLI = join(REPO_ROOT, 'bin', 'evolution.js');
@@ -31,7 +45,7 @@ function runUntil(args: string[], episodes: number): Promise<void> {
     let err = '';
     child.stderr.on('data', (chunk: Buffer) => {
       err += chunk.toString();
-      const done = [...err.matchAll(/^(\d+)\/\d+ episodes/gm)].map((m) => Number(m[1]));
+      const done = [...err.matchAll(/, (\d+)\/\d+ episodes/g)].map((m) => Number(m[1]));
       if (done.length && Math.max(...done) >= episodes) child.kill('SIGKILL');
     });
     child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`ended before it was killed (${code}): ${err}`))));
@@ -47,28 +61,47 @@ describe('evolution evaluate', () => {
     expect(families.find((f) => f.expectedEffect === 'hurts')?.name).toBe('record-audit');
   });
 
-  it('a family where the skill helps: killed mid-run and started again, it resumes without repeating a case, and the paired interval excludes zero', async () => {
+  it('a family where the skill helps, as a workflow: its worker killed mid-run it is attached to again, the workflow terminated it resumes from its records, no case runs twice, and the paired interval excludes zero', async () => {
     const config = await realServices();
     const store = createSkillStore(config.s3);
     const runId = uniqueName('eval');
     const out = mkdtempSync(join(tmpdir(), 'evaluate-'));
     const args = ['evaluate', '--family', 'flaky-report', '--arms', 'baseline,online', '--phases', 'search,confirmation', '--seeds', '5', '--run-id', runId, '--out', out];
+    const recorded = () => store.objects.list(`${evaluationKeys.runPrefix(runId)}cases/`);
 
+    // The command (and the run's worker in it) crashes: the workflow goes on waiting for a worker.
     await runUntil(args, 12);
-    const before = await store.objects.list(`${evaluationKeys.runPrefix(runId)}cases/`);
-    expect(before.length).toBeGreaterThanOrEqual(12);
+    const client = await temporalClient(config);
+    const handle = client.workflow.getHandle(evaluationRunWorkflowId(runId));
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    const status = await evolution(['evaluation', runId]);
+    expect(status.stdout).toContain(`evaluation ${runId}: workflow running`);
+    expect(status.stdout).toContain('no worker is running it');
+
+    // Started again, it attaches to the same workflow, which carries on; then that crashes too, and the run is terminated.
+    await runUntil(args, 24);
+    const firstRun = (await handle.describe()).runId;
+    await handle.terminate('test: the run is stopped outright');
+    const before = await recorded();
+    expect(before.length).toBeGreaterThanOrEqual(24);
     const etags = new Map(await Promise.all(before.map(async (k) => [k, (await store.objects.getBytes(k))!.etag] as const)));
 
+    // Started a third time: a new workflow run that reads every recorded case back instead of running it.
     const resumed = await evolution([...args, '--json']);
     expect(resumed.code, resumed.stderr).toBe(0);
+    expect((await handle.describe()).runId).not.toBe(firstRun);
     const lastProgress = resumed.stderr
       .trim()
       .split('\n')
       .filter((l) => /episodes/.test(l))
       .pop()!;
-    expect(lastProgress).toBe(`60/60 episodes (${before.length} recorded before, not repeated)`);
+    expect(lastProgress).toContain(`60/60 episodes (${before.length} recorded before, not repeated)`);
     for (const [key, etag] of etags) expect((await store.objects.getBytes(key))!.etag).toBe(etag);
-    expect(await store.objects.list(`${evaluationKeys.runPrefix(runId)}cases/`)).toHaveLength(60);
+    expect(await recorded()).toHaveLength(60);
+    // Every agent call is in exactly one record: none ran for a case already recorded.
+    const result = (await handle.result()) as { episodes: number; recordedBefore: number };
+    expect(result).toMatchObject({ episodes: 60, recordedBefore: before.length });
+    await client.connection.close();
 
     const report = JSON.parse(resumed.stdout) as EvaluationReport;
     for (const phase of ['search', 'confirmation']) {
@@ -145,5 +178,72 @@ describe('evolution evaluate, the optimized arm', () => {
     // End to end: the optimized arm's setup includes the learning it started from.
     expect(optimized.setup.modelCalls).toBeGreaterThan(online.setup.modelCalls);
     expect(optimized.setup.promptTokens).toBeGreaterThan(online.setup.promptTokens);
+  });
+});
+
+describe('evolution evaluate with a judge, and the run in the console', () => {
+  it('the judge scores every episode beside the grader (deterministic stand-in), and the console shows the run and serves its report to who may see it', async () => {
+    const config = await realServices();
+    const store = createSkillStore(config.s3);
+    const runId = uniqueName('eval');
+    const args = ['evaluate', '--family', 'flaky-report', '--arms', 'baseline', '--phases', 'search', '--seeds', '2', '--run-id', runId, '--judge-model', 'evolution-local-judge'];
+    const result = await evolution([...args, '--out', mkdtempSync(join(tmpdir(), 'evaluate-')), '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as EvaluationReport;
+    const baseline = report.summaries.find((s) => s.arm === 'baseline')!;
+    expect(report.model.judge).toBe('evolution-local-judge');
+    expect(baseline.judgeQuality!.n).toBe(2);
+    const judge = report.totals.find((t) => t.arm === 'baseline')!.judge!;
+    expect(judge.modelCalls).toBe(baseline.episodes);
+    expect(judge.promptTokens).toBeGreaterThan(0);
+    const keys = await store.objects.list(`${evaluationKeys.runPrefix(runId)}cases/`);
+    expect(keys).toHaveLength(baseline.episodes);
+    for (const key of keys) expect((await store.objects.getJson(key, CaseResultSchema))!.value.judge!.reason).toMatch(/^stand-in judge: /);
+
+    const { path: usersPath, users } = writeUsersFile([
+      { name: 'vera', role: 'viewer', scopes: ['apps/*'] },
+      { name: 'otto', role: 'viewer', scopes: ['apps/elsewhere'] },
+    ]);
+    const client = await temporalClient(config);
+    const web = await startConsole({ client, store, config }, consoleSettingsFromEnv({ EVOLUTION_CONSOLE_USERS: usersPath }, { port: 0 }));
+    try {
+      const signIn = async (token: string) => {
+        const form = await fetch(`${web.url}/login`);
+        const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1];
+        const res = await fetch(`${web.url}/login`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { cookie: cookiesOf(form) },
+          body: new URLSearchParams({ token, _csrf: csrf }),
+        });
+        return cookiesOf(res);
+      };
+      const vera = await signIn(users.vera.token);
+      const page = (path: string, cookie: string) => fetch(`${web.url}${path}`, { headers: { cookie }, redirect: 'manual' });
+      const experiments = await page('/experiments', vera);
+      expect(experiments.status).toBe(200);
+      expect(await experiments.text()).toContain(`<a href="/evaluations/${runId}">${runId}</a>`);
+      const run = await page(`/evaluations/${runId}`, vera);
+      expect(run.status).toBe(200);
+      const text = await run.text();
+      expect(text).toContain('Workflow: completed');
+      expect(text).toContain(`${baseline.episodes} cases recorded`);
+      expect(text).toContain(`/evaluations/${runId}/report`);
+      const full = await page(`/evaluations/${runId}/report`, vera);
+      expect(full.status).toBe(200);
+      expect(full.headers.get('content-security-policy')).toContain("script-src 'self'");
+      const html = await full.text();
+      expect(html).toContain('<svg');
+      expect(html).toContain('judge quality');
+      expect(html).not.toContain('<script');
+      // Another scope's viewer does not learn the run exists.
+      const otto = await signIn(users.otto.token);
+      expect((await page(`/evaluations/${runId}`, otto)).status).toBe(404);
+      expect((await page(`/evaluations/${runId}/report`, otto)).status).toBe(404);
+      expect(await (await page('/experiments', otto)).text()).not.toContain(runId);
+    } finally {
+      await web.close();
+      await client.connection.close();
+    }
   });
 });
