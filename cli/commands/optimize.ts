@@ -217,4 +217,54 @@ ${recordsText(records)}`,
       );
     },
   },
+  recertify: {
+    options: {
+      scope: { value: 'SCOPE', description: 'only the optimized revisions of this scope key (default: every scope); with --status, the scope to show' },
+      schedule: { value: 'EVERY', description: 'instead of running now, create or update the re-certification schedule (e.g. 1d, 6h; at least 1m)' },
+      status: { description: 'show the latest check of each optimized revision of --scope (verdict, reason, holdout delta)' },
+    },
+    summary:
+      'run re-certification now (re-run the holdout of every optimized revision whose evaluator or model version changed; verdicts current, recertified, stale, regressed), schedule it, or show its checks of a scope',
+    run: async (ctx) => {
+      const scope = flag(ctx.args, 'scope');
+      const { runRecertification, scheduleRecertification, certificationChecks } = await import('../../client/recertification');
+      if (ctx.args.flags.has('status')) {
+        if (!scope) throw new UsageError('--status needs --scope SCOPE');
+        return withServices(ctx, async ({ store }) => {
+          const checks = await certificationChecks(store, scope);
+          ctx.out(checks, () =>
+            checks.length
+              ? checks
+                  .map(
+                    (c) =>
+                      `${c.skillId} ${c.revisionId}: ${c.verdict} — ${c.reason} (checked ${c.checkedAt}${c.delta !== undefined ? `, holdout delta ${c.delta.toFixed(3)}` : ''})`,
+                  )
+                  .join('\n')
+              : `no re-certification checks in ${scope}`,
+          );
+          return 0;
+        });
+      }
+      const input = scope ? { scopeKeys: [scope] } : {};
+      return withServices(ctx, async ({ temporal }) => {
+        const deps = { client: temporal.client, config: ctx.config() };
+        const every = flag(ctx.args, 'schedule');
+        if (every) {
+          const scheduled = await scheduleRecertification(deps, every, input);
+          ctx.out(scheduled, `re-certification scheduled every ${scheduled.every} (schedule ${scheduled.scheduleId}, overlapping runs skipped)`);
+          return 0;
+        }
+        const result = await runRecertification(deps, input);
+        ctx.out(result, () =>
+          [
+            `checked ${result.checked} optimized revisions: ${Object.entries(result.verdicts)
+              .map(([k, v]) => `${v} ${k}`)
+              .join(', ')}`,
+            ...result.checks.map((c) => `  ${c.skillId} ${c.revisionId}: ${c.verdict} — ${c.reason}`),
+          ].join('\n'),
+        );
+        return result.verdicts.regressed ? 1 : 0;
+      });
+    },
+  },
 };
