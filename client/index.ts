@@ -28,6 +28,7 @@ import * as usage from './usage';
 import * as payloads from './payloads';
 import * as curation from './curation';
 import * as recertification from './recertification';
+import * as evaluation from './evaluation';
 import { atClientBoundary } from './service-errors';
 
 // Every call at the platform boundary: Temporal requests within EVOLUTION_CLIENT_CONNECT_TIMEOUT,
@@ -84,6 +85,14 @@ export const removeCurationSchedule = atClientBoundary(curation.removeCurationSc
 export type { CurationReport, CurationOptions, CurationScheduleInput, CurationScheduleView } from './curation';
 export const certificationCheck = atClientBoundary(recertification.certificationCheck);
 export const certificationChecks = atClientBoundary(recertification.certificationChecks);
+export const runRecertification = atClientBoundary(recertification.runRecertification, { waits: true });
+export const scheduleRecertification = atClientBoundary(recertification.scheduleRecertification);
+export const getEvaluationRun = atClientBoundary(evaluation.getEvaluationRun);
+export const evaluationProgress = atClientBoundary(evaluation.evaluationProgress);
+export const readEvaluationRun = atClientBoundary(evaluation.readEvaluationRun);
+export const listEvaluationRuns = atClientBoundary(evaluation.listEvaluationRuns);
+export const evaluationReportHtml = atClientBoundary(evaluation.evaluationReportHtml);
+export type { EvaluationRunView } from './evaluation';
 export { DEFAULT_CLIENT_CONNECT_TIMEOUT_MS } from './service-errors';
 
 export { SkillRepository, SkillUnavailableError, type LoadedSkill, type SkillSummary, type RepositoryFreshness } from './skill-repository';
