@@ -27,6 +27,7 @@ const taskQueue = uniqueName('cluster-tq');
 const evaluatorQueue = uniqueName('cluster-eval');
 const burstApp = uniqueName('cluster-burst');
 const heldApp = uniqueName('cluster-held');
+const gepaApp = uniqueName('cluster-gepa');
 const heldNames = Array.from({ length: HELD }, (_, i) => distinctSkillName(heldApp, i));
 // Learning jobs publish at once, except those of the held skills; experiments' submissions wait for a person.
 const humanGate = JSON.stringify({ holdNamePattern: `^(${heldNames.join('|')})$`, holdSources: ['gepa'] });
@@ -55,7 +56,7 @@ beforeAll(async () => {
   client = new Client({ connection, namespace: config.temporal.namespace });
   store = createSkillStore(config.s3);
   let usersPath: string;
-  ({ path: usersPath, users } = writeUsersFile([{ name: 'maria', role: 'approver', scopes: [`apps/${heldApp}`, 'apps/gepa-app-*'] }]));
+  ({ path: usersPath, users } = writeUsersFile([{ name: 'maria', role: 'approver', scopes: [`apps/${heldApp}`, `apps/${gepaApp}`] }]));
   const started = [
     ...[0, 1, 2].map(startWorker),
     ...[0, 1].map((i) => {
@@ -207,7 +208,7 @@ describe('the application on the cluster', () => {
   }, 900_000);
 
   it('a GEPA experiment on the two evaluator processes submits a revision; approved through a console, then rolled back', async () => {
-    const skill = await seedManagedSkill(store);
+    const skill = await seedManagedSkill(store, { app: gepaApp });
     const report = await runExperiment(
       deps(),
       weatherRequest(evaluatorQueue, weatherDataset(), { scope: skill.scope, skillId: skill.skillId, parentRevisionId: 'active', submit: true }),
