@@ -27,5 +27,5 @@ export const COMMANDS: Record<string, Command> = {
   ...operationsCommands,
   ...migrateCommands,
   ...evaluateCommands,
-  ...completionCommands,
+  ...completionCommands(() => COMMANDS),
 };

@@ -2,10 +2,14 @@
  * Shapes shared by the experiment workflow, its activities and the client. Types only
  * (plus nothing that runs), so workflow code may import them.
  */
-import type { DatasetRef, ExperimentResult, GepaOptions, GepaSearchState, ProposalScreening, RevisionStatus, Scope, SkillComponent, SkillSpec } from '../index';
+import type { DatasetRef, EvaluatorDescription, ExperimentResult, ExperimentSpend, GepaOptions } from '../schemas/gepa';
+import type { RevisionStatus } from '../schemas/revision';
+import type { Scope } from '../schemas/scope';
+import type { SkillComponent, SkillSpec } from '../schemas/skill';
+import type { ProposalScreening } from './acceptance';
 import type { DatasetSplit } from './splits';
 import type { BatchSpend, ReflectorUsage } from './spend';
-import type { EvaluatorDescription, ExperimentSpend } from '../schemas/gepa';
+import type { GepaSearchState } from './state';
 
 /** The splits of a frozen dataset as the workflow carries them: ids only, cases stay in S3. */
 export interface DatasetIndex {
