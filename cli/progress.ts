@@ -1,4 +1,5 @@
 import type { ExperimentProgress } from '../core/gepa/experiment-types';
+import type { LearningJobProgress } from '../core/workflow-api/session';
 
 /**
  * Progress of a long wait on stderr (stdout keeps the answer): on a terminal one line
@@ -79,6 +80,21 @@ export function experimentProgressLine(p: ExperimentProgress): { text: string; f
   if (p.spend && p.maxTokens) fractions.push(p.spend.tokens / p.maxTokens);
   if (p.spend && p.maxCostUsd) fractions.push(p.spend.costUsd / p.maxCostUsd);
   return { text: `experiment ${p.experimentId}: ${parts.join(', ')}`, fraction: p.phase === 'done' ? 1 : Math.min(1, Math.max(...fractions)) };
+}
+
+const STEP_TEXT: Record<LearningJobProgress['step'], string> = {
+  preparing: 'reading the session delta',
+  reviewing: 'the reviewer model reads the session',
+  planning: 'reconciling and gating the proposed changes',
+  publishing: 'recording and publishing revisions',
+  finishing: 'recording the outcome',
+};
+
+/** One line of a learning job's progress (its query's answer; none yet while no worker has run its first task). */
+export function learningJobProgressLine(jobId: string, p: LearningJobProgress | undefined): string {
+  if (!p) return `job ${jobId}: waiting for a worker`;
+  const count = p.step === 'publishing' && p.revisions ? ` (${p.revisionsDone ?? 0}/${p.revisions})` : '';
+  return `job ${jobId}: ${p.step} — ${STEP_TEXT[p.step]}${count}`;
 }
 
 /** Awaits `waiting`, calling `poll` every `intervalMs` meanwhile (its failures are ignored: progress is best effort). */

@@ -1,4 +1,4 @@
-import { ActivityFailure, log, ParentClosePolicy, patched, proxyActivities, proxyLocalActivities, startChild, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, log, ParentClosePolicy, patched, proxyActivities, proxyLocalActivities, setHandler, startChild, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities';
 import { outcomeWithRevision } from '../core/governance/job-outcome';
@@ -12,6 +12,7 @@ import { requireValidInput } from './input-guard';
 import { withinModelAnswerBudget } from './model-answer-budget';
 import { decidedWorkOptions, REVIEWER_DEADLINE, reviewerInfrastructureRetry, storageRetry } from './retry-policies';
 import { searchAttributes } from '../core/search-attributes';
+import { learningJobProgressQuery, type LearningJobProgress } from '../core/workflow-api/session';
 
 export interface LearningJobInput {
   segment: Segment;
@@ -67,6 +68,9 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   requireValidInput('learning job', checkLearningJobInput(input));
   const { segment } = input;
   const jobId = workflowInfo().workflowId;
+  // Answered to `learn --wait`; a query adds nothing to the history, so running jobs replay as before.
+  let progress: LearningJobProgress = { step: 'preparing' };
+  setHandler(learningJobProgressQuery, () => progress);
   const prepared = await localStorage.prepareReview({ segment, indexedBefore: input.indexedBefore });
   const { governance } = prepared;
   const cursorAdvance = { scopeKey: prepared.scopeKey, sessionId: segment.sessionId, cursor: prepared.nextCursor, cursorEtag: prepared.cursorEtag };
@@ -93,11 +97,13 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   }
 
   let decision;
+  progress = { step: 'reviewing' };
   try {
     decision = await withinModelAnswerBudget(() => reviewer.reviewSession({ segment, reviewedAfter: prepared.reviewedAfter, indexEtag: prepared.indexEtag }));
   } catch (err) {
     const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : (err as Error).message;
     const outcome: JobOutcome = { ...base, status: 'reviewer_failed', reason: cause, cursorAdvanced: false, revisions: [], dropped: [] };
+    progress = { step: 'finishing' };
     await localStorage.recordReviewFailure({
       scopeKey: prepared.scopeKey,
       sessionId: segment.sessionId,
@@ -129,6 +135,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
       dropped: decision.dropped ?? [],
       ...answerRecord,
     };
+    progress = { step: 'finishing' };
     await decidedStorage.advanceCursor({ ...cursorAdvance, at: new Date().toISOString(), outcome: skipped });
     return skipped;
   }
@@ -137,6 +144,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   // never by re-reviewing. Reconciled against every skill of the scope (through the index),
   // not just the reviewer's few.
   const at = new Date().toISOString();
+  progress = { step: 'planning' };
   const plan = await planning.advanceCursorAndPlan({
     cursor: { ...cursorAdvance, at },
     plan: { decision, indexEtag: prepared.indexEtag, jobId, scope: prepared.scope, scopeKey: prepared.scopeKey, outcome: segment.outcome, governance, at },
@@ -155,6 +163,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
     ...answerRecord,
   };
   for (const [i, revision] of plan.revisions.entries()) {
+    progress = { step: 'publishing', revisionsDone: i, revisions: plan.revisions.length };
     // The job's last write records its outcome.
     const outcomeToRecord = i === plan.revisions.length - 1 ? { before: outcome, at: new Date().toISOString() } : undefined;
     if (revision.status === 'pending') {
@@ -187,10 +196,12 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
     outcome = outcomeWithRevision(outcome, revision, revision.status);
   }
   if (plan.revisions.length) return outcome;
+  progress = { step: 'finishing' };
   await decidedStorage.recordJobOutcome({ outcome, at: new Date().toISOString() });
   return outcome;
 
   async function finishAdvancingCursor(outcome: JobOutcome): Promise<JobOutcome> {
+    progress = { step: 'finishing' };
     await advanceCursor(outcome);
     return outcome;
   }

@@ -7,6 +7,7 @@ import type { Command } from '../command';
 import { SCOPE_OPTIONS, scopeKeyFromFlags } from '../scope-flags';
 import { storeOnly, withServices } from '../services';
 import { jobFailureLines, jobFailureSummary } from '../format';
+import { createProgress, learningJobProgressLine, whilePolling } from '../progress';
 
 async function readEvents(path: string): Promise<unknown> {
   const { InputError } = await import('../../core/errors');
@@ -48,7 +49,7 @@ export const learningCommands: Record<string, Command> = {
       status: { value: 'STATUS', description: 'how the session went (e.g. success, failure)' },
       score: { value: 'N', number: true, description: 'its score, with --status' },
       notes: { value: 'TEXT', description: 'notes on the outcome, with --status' },
-      wait: { description: 'wait for the job and print its outcome' },
+      wait: { description: 'wait for the job (its step on a terminal, plain lines otherwise) and print its outcome' },
     },
     summary: 'submit a finished session segment for review (FILE: JSON array of OpenAI chat messages)',
     run: async (ctx) => {
@@ -68,7 +69,14 @@ export const learningCommands: Record<string, Command> = {
           ctx.out(started, `accepted: job ${started.jobWorkflowId}\n  session workflow ${started.sessionWorkflowId} (scope ${started.scopeKey})`);
           return 0;
         }
-        const outcome = await waitForLearningJob({ client: temporal.client, store }, started.jobWorkflowId);
+        const { learningJobProgressQuery } = await import('../../core/workflow-api/session');
+        const progress = createProgress(process.stderr, { quiet: ctx.json });
+        const job = temporal.client.workflow.getHandle(started.jobWorkflowId);
+        const outcome = await whilePolling(
+          waitForLearningJob({ client: temporal.client, store }, started.jobWorkflowId),
+          async () => progress.update(learningJobProgressLine(started.jobWorkflowId, await job.query(learningJobProgressQuery).catch(() => undefined))),
+          500,
+        ).finally(() => progress.end());
         ctx.out({ ...started, outcome }, () => formatOutcome(outcome));
         return outcome.status === 'reviewer_failed' ? 1 : 0;
       });

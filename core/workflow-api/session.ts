@@ -28,3 +28,13 @@ export interface SessionState {
 /** A finished segment of this session, claim-checked (see client `startLearningJob`). */
 export const submitSegmentSignal = signal<[Segment]>('submitSegment');
 export const sessionStateQuery = query<SessionState>('state');
+
+/** Where a learning job (workflows/learning-job.ts) is: what `learn --wait` shows while it waits. */
+export type LearningJobStep = 'preparing' | 'reviewing' | 'planning' | 'publishing' | 'finishing';
+export interface LearningJobProgress {
+  step: LearningJobStep;
+  /** While publishing: revisions recorded so far, of how many. */
+  revisionsDone?: number;
+  revisions?: number;
+}
+export const learningJobProgressQuery = query<LearningJobProgress>('progress');

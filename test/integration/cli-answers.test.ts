@@ -61,6 +61,33 @@ describe('CLI answers for scripts', () => {
     expect(JSON.parse(shown.stdout).spec).toEqual(managed.spec);
   });
 
+  it('optimize --wait and experiment --watch into a pipe: progress as plain lines on stderr (iterations, metric calls, best score), the result on stdout', async () => {
+    const skill = await seedManagedSkill(h.store);
+    const experimentId = uniqueName('progress-cli');
+    const request = weatherRequest(h.evaluatorQueue, weatherDataset(), {
+      experimentId,
+      scope: skill.scope,
+      skillId: skill.skillId,
+      parentRevisionId: skill.revisionId,
+      options: { maxIterations: 3 },
+    });
+    const running = cli('optimize', '--request', file('progress.json', request), '--wait');
+    // Watched from the time it exists (a watch of an unknown experiment is a not-found error).
+    for (let i = 0; !(await getExperiment({ client: h.main.client, store: h.store }, experimentId).catch(() => undefined)); i++) {
+      if (i > 600) throw new Error('the experiment never started');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const watched = cli('experiment', experimentId, '--watch');
+    const finished = await running;
+    expect(finished.stdout).toMatch(new RegExp(`^experiment ${experimentId}: completed`));
+    const lines = finished.stderr.split('\n').filter((l) => l.startsWith(`experiment ${experimentId}: `));
+    expect(lines.length, finished.stderr).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/: (preparing|search|holdout|submission|done), iteration \d+\/3, metric calls \d+\/\d+, .*best (\d\.\d{3}|—)/);
+    expect(finished.stderr).not.toContain('\r');
+    const watch = await watched;
+    expect(watch.stdout).toMatch(new RegExp(`^experiment ${experimentId}: completed`));
+  }, 300_000);
+
   it('optimize --wait exits non-zero when the submission is stale; experiment --records prints the log, evaluations and reflections', async () => {
     const skill = await seedManagedSkill(h.store);
     const experimentId = uniqueName('stale-cli');

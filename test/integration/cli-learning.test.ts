@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { infraEnv } from '../../infra';
+import { learningJobProgressQuery } from '../../core/workflow-api/session';
 import { REPO_ROOT } from '../../infra/paths';
 import { uniqueName } from '../support/infra';
 import { useMainWorker } from '../support/worker';
@@ -73,6 +74,21 @@ describe('evolution CLI (learning and approvals)', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('not a learning job id: "not-a-job"');
   });
+
+  it("learn --wait into a pipe: the job's steps as plain lines on stderr, the outcome on stdout", async () => {
+    const app = uniqueName('cli-steps');
+    const learned = await evolution(['learn', '--app', app, '--user', 'u', '--session', 's1', '--events', 'examples/sessions/weather-report.json', '--wait']);
+    expect(learned.code, learned.stderr).toBe(0);
+    const lines = learned.stderr.split('\n').filter((l) => l.startsWith('job '));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/^job \S+: (waiting for a worker|(preparing|reviewing|planning|publishing|finishing) — .+)$/);
+    expect(learned.stderr).not.toContain('\x1b['); // not a terminal: no spinner or line rewriting
+    expect(learned.stderr).not.toContain('\r');
+    expect(learned.stdout).toMatch(/^job \S+: reviewed — /);
+    // What the lines are made of: the job's progress query, answered (by replay) after it finished too.
+    const jobId = /^job (\S+):/.exec(learned.stdout)![1];
+    expect(await fx.w.client.workflow.getHandle(jobId).query(learningJobProgressQuery)).toEqual({ step: 'publishing', revisionsDone: 0, revisions: 1 });
+  }, 180_000);
 
   it('bad input: a malformed events file, a missing flag, an invalid configuration value', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cli-'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bar, createProgress, experimentProgressLine, whilePolling } from '../../cli/progress';
+import { bar, createProgress, experimentProgressLine, learningJobProgressLine, whilePolling } from '../../cli/progress';
 import type { ExperimentProgress } from '../../core/gepa/experiment-types';
 
 const capture = (isTTY: boolean) => {
@@ -69,6 +69,12 @@ describe('progress (cli/progress.ts)', () => {
       'experiment exp-1: search, iteration 3/10, metric calls 60/100, best — (seed 0.500)',
     );
     expect(experimentProgressLine({ ...PROGRESS, phase: 'done' }).fraction).toBe(1);
+  });
+
+  it("a learning job's line names its step", () => {
+    expect(learningJobProgressLine('job-1', undefined)).toBe('job job-1: waiting for a worker');
+    expect(learningJobProgressLine('job-1', { step: 'reviewing' })).toBe('job job-1: reviewing — the reviewer model reads the session');
+    expect(learningJobProgressLine('job-1', { step: 'publishing', revisionsDone: 1, revisions: 3 })).toBe('job job-1: publishing — recording and publishing revisions (1/3)');
   });
 
   it('whilePolling polls until the awaited promise settles, and passes its result or failure on', async () => {

@@ -34,5 +34,6 @@ describe('workflow API (core/workflow-api)', () => {
     expect(api.submitSegmentSignal).toEqual({ type: 'signal', name: 'submitSegment' });
     expect(api.decideUpdate).toEqual({ type: 'update', name: 'decideWithAnswer' });
     expect(api.approvalStatusQuery).toEqual({ type: 'query', name: 'status' });
+    expect(api.learningJobProgressQuery).toEqual({ type: 'query', name: 'progress' });
   });
 });
