@@ -3,6 +3,7 @@ import { html } from 'hono/html';
 import type { ConsoleEnv } from '../auth';
 import type { ConsoleDeps } from '../read-model';
 import { layout } from '../views/layout';
+import { table } from '../views/table';
 import { canSee, type ConsoleUser } from '../users';
 import { NotFoundError } from '../../core/errors';
 import { RunIdSchema, type EvaluationRunRecord } from '../../core/evaluation';
@@ -24,33 +25,15 @@ async function visibleRun(deps: ConsoleDeps, user: ConsoleUser, runId: string): 
 /** The Experiments page's list of evaluation runs (`evolution evaluate`), each linking to its page. */
 export function evaluationRunsTable(runs: EvaluationRunRecord[]) {
   if (!runs.length) return html`<p class="muted">No evaluation runs in your scopes (<code>evolution evaluate</code> starts one).</p>`;
-  return html`<table>
-    <thead>
-      <tr>
-        <th>Run</th>
-        <th>Family</th>
-        <th>Arms</th>
-        <th>Phases</th>
-        <th>Seeds</th>
-        <th>Agent model</th>
-        <th>Started</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${runs.map(
-        (r) =>
-          html`<tr>
-            <td><a href="/evaluations/${encodeURIComponent(r.runId)}">${r.runId}</a></td>
-            <td>${r.family}</td>
-            <td>${r.arms.join(', ')}</td>
-            <td>${r.phases.join(', ')}</td>
-            <td>${r.seeds}</td>
-            <td>${r.agentModel}${r.judgeModel ? html` <span class="muted">(judge ${r.judgeModel})</span>` : ''}</td>
-            <td>${r.startedAt}</td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return table(runs, [
+    { header: 'Run', cell: (r) => html`<a href="/evaluations/${encodeURIComponent(r.runId)}">${r.runId}</a>` },
+    { header: 'Family', cell: (r) => r.family },
+    { header: 'Arms', cell: (r) => r.arms.join(', ') },
+    { header: 'Phases', cell: (r) => r.phases.join(', ') },
+    { header: 'Seeds', numeric: true, cell: (r) => r.seeds },
+    { header: 'Agent model', cell: (r) => html`${r.agentModel}${r.judgeModel ? html` <span class="muted">(judge ${r.judgeModel})</span>` : ''}` },
+    { header: 'Started', cell: (r) => r.startedAt },
+  ]);
 }
 
 /**
@@ -67,29 +50,13 @@ export function evaluationRoutes(deps: ConsoleDeps) {
     const view = await getEvaluationRun(deps, record.runId);
     const progress = view.progress
       ? html`<p>Stage: <strong>${view.progress.stage}</strong>${view.progress.message ? ` — ${view.progress.message}` : ''}</p>
-          <table>
-            <thead>
-              <tr>
-                <th>Phase</th>
-                <th>Arm</th>
-                <th>Episodes</th>
-                <th>Passed</th>
-                <th>Recorded before (not repeated)</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${view.progress.blocks.map(
-                (b) =>
-                  html`<tr>
-                    <td>${b.phase}</td>
-                    <td>${b.arm}</td>
-                    <td><progress max="${b.total}" value="${b.done}"></progress> ${b.done}/${b.total}</td>
-                    <td>${b.passed}</td>
-                    <td>${b.recordedBefore}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
+          ${table(view.progress.blocks, [
+            { header: 'Phase', cell: (b) => b.phase },
+            { header: 'Arm', cell: (b) => b.arm },
+            { header: 'Episodes', cell: (b) => html`<progress max="${b.total}" value="${b.done}"></progress> ${b.done}/${b.total}` },
+            { header: 'Passed', numeric: true, cell: (b) => b.passed },
+            { header: 'Recorded before (not repeated)', numeric: true, cell: (b) => b.recordedBefore },
+          ])}`
       : view.progressUnavailable
         ? html`<p class="muted">
             No worker is running this evaluation (${view.progressUnavailable}). The same <code>evolution evaluate … --run-id ${record.runId}</code> resumes it from its records.
@@ -98,31 +65,14 @@ export function evaluationRoutes(deps: ConsoleDeps) {
     const report = view.report
       ? html`<h2>Report</h2>
           <p><a href="/evaluations/${encodeURIComponent(record.runId)}/report">Open the full report</a> (plots, per-case wins and losses, negative transfer).</p>
-          <table>
-            <thead>
-              <tr>
-                <th>Arm</th>
-                <th>Phase</th>
-                <th>Pass rate</th>
-                <th>Quality</th>
-                <th>Judge</th>
-                <th>vs baseline</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${view.report.summaries.map(
-                (s) =>
-                  html`<tr>
-                    <td>${s.arm}</td>
-                    <td>${s.phase}</td>
-                    <td>${pct(s.passRate.mean)} [${pct(s.passRate.low)}, ${pct(s.passRate.high)}]</td>
-                    <td>${pct(s.quality.mean)}</td>
-                    <td>${s.judgeQuality ? pct(s.judgeQuality.mean) : '–'}</td>
-                    <td>${s.vsBaseline ? `${s.vsBaseline.verdict} (${pct(s.vsBaseline.passRate.mean)})` : '–'}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
+          ${table(view.report.summaries, [
+            { header: 'Arm', cell: (s) => s.arm },
+            { header: 'Phase', cell: (s) => s.phase },
+            { header: 'Pass rate', numeric: true, cell: (s) => `${pct(s.passRate.mean)} [${pct(s.passRate.low)}, ${pct(s.passRate.high)}]` },
+            { header: 'Quality', numeric: true, cell: (s) => pct(s.quality.mean) },
+            { header: 'Judge', numeric: true, cell: (s) => (s.judgeQuality ? pct(s.judgeQuality.mean) : '–') },
+            { header: 'vs baseline', cell: (s) => (s.vsBaseline ? `${s.vsBaseline.verdict} (${pct(s.vsBaseline.passRate.mean)})` : '–') },
+          ])}`
       : html`<p class="muted">No report yet.</p>`;
     return c.html(
       layout(

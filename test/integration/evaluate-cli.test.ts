@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { infraEnv } from '../../infra';
@@ -13,6 +13,8 @@ import { consoleSettingsFromEnv } from '../../console/settings';
 import { writeUsersFile } from '../support/console';
 import { cookiesOf } from '../support/http';
 import { evaluationRunWorkflowId } from '../../core/workflow-ids';
+import { evaluationTaskQueues } from '../../core/workflow-api/evaluation';
+import { startMainWorker } from '../../workers/in-process';
 import { realServices, uniqueName } from '../support/infra';
 import { Client, Connection } from '@temporalio/client';
 import { temporalConnectionOptions } from '../../runtime/temporal-profile';
@@ -50,6 +52,14 @@ function runUntil(args: string[], episodes: number): Promise<void> {
     });
     child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`ended before it was killed (${code}): ${err}`))));
   });
+}
+
+/** Signs in to the console at `url` with a user's token; returns the session cookies. */
+async function signIn(url: string, token: string): Promise<string> {
+  const form = await fetch(`${url}/login`);
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1];
+  const res = await fetch(`${url}/login`, { method: 'POST', redirect: 'manual', headers: { cookie: cookiesOf(form) }, body: new URLSearchParams({ token, _csrf: csrf }) });
+  return cookiesOf(res);
 }
 
 describe('evolution evaluate', () => {
@@ -207,18 +217,7 @@ describe('evolution evaluate with a judge, and the run in the console', () => {
     const client = await temporalClient(config);
     const web = await startConsole({ client, store, config }, consoleSettingsFromEnv({ EVOLUTION_CONSOLE_USERS: usersPath }, { port: 0 }));
     try {
-      const signIn = async (token: string) => {
-        const form = await fetch(`${web.url}/login`);
-        const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1];
-        const res = await fetch(`${web.url}/login`, {
-          method: 'POST',
-          redirect: 'manual',
-          headers: { cookie: cookiesOf(form) },
-          body: new URLSearchParams({ token, _csrf: csrf }),
-        });
-        return cookiesOf(res);
-      };
-      const vera = await signIn(users.vera.token);
+      const vera = await signIn(web.url, users.vera.token);
       const page = (path: string, cookie: string) => fetch(`${web.url}${path}`, { headers: { cookie }, redirect: 'manual' });
       const experiments = await page('/experiments', vera);
       expect(experiments.status).toBe(200);
@@ -237,7 +236,7 @@ describe('evolution evaluate with a judge, and the run in the console', () => {
       expect(html).toContain('judge quality');
       expect(html).not.toContain('<script');
       // Another scope's viewer does not learn the run exists.
-      const otto = await signIn(users.otto.token);
+      const otto = await signIn(web.url, users.otto.token);
       expect((await page(`/evaluations/${runId}`, otto)).status).toBe(404);
       expect((await page(`/evaluations/${runId}/report`, otto)).status).toBe(404);
       expect(await (await page('/experiments', otto)).text()).not.toContain(runId);
@@ -246,4 +245,91 @@ describe('evolution evaluate with a judge, and the run in the console', () => {
       await client.connection.close();
     }
   });
+});
+
+describe('evolution evaluate --detach', () => {
+  it('starts the run in the background and prints its id; `evolution evaluation RUN_ID` shows its progress while it runs, then its report', async () => {
+    const config = await realServices();
+    const runId = uniqueName('eval');
+    const out = mkdtempSync(join(tmpdir(), 'evaluate-'));
+    const detached = await evolution([
+      'evaluate',
+      '--family',
+      'flaky-report',
+      '--arms',
+      'baseline',
+      '--phases',
+      'search',
+      '--seeds',
+      '3',
+      '--run-id',
+      runId,
+      '--out',
+      out,
+      '--detach',
+    ]);
+    expect(detached.code, detached.stderr).toBe(0);
+    const log = join(out, 'run.log');
+    const started = new RegExp(
+      `^${runId}\\n {2}running in the background \\(pid (\\d+), log ${log.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\); \`evolution evaluation ${runId}\` shows its progress$`,
+    );
+    expect(detached.stdout.trim()).toMatch(started);
+    const pid = Number(started.exec(detached.stdout.trim())![1]);
+
+    // Held still while it runs (its process paused), so the view is certain to catch it running: a
+    // worker of this test on the run's workflow queue answers the progress query, and runs no case.
+    process.kill(pid, 'SIGSTOP');
+    const answering = await startMainWorker(config, { taskQueue: evaluationTaskQueues(runId).workflows });
+    let running: string | undefined;
+    let consolePage = '';
+    try {
+      for (let i = 0; i < 90 && !running; i++) {
+        const view = await evolution(['evaluation', runId]);
+        expect(view.code, view.stderr).toBe(0);
+        expect(view.stdout).toContain(`evaluation ${runId}: workflow running`);
+        if (new RegExp(`^ {2}evaluation ${runId}: (planning|setting up|running|reporting)`, 'm').test(view.stdout)) running = view.stdout;
+        else await new Promise((r) => setTimeout(r, 1000));
+      }
+      // The console's run page shows the same progress, a row per arm and phase.
+      const { path: usersPath, users } = writeUsersFile([{ name: 'vera', role: 'viewer', scopes: ['*'] }]);
+      const web = await startConsole(
+        { client: answering.client, store: answering.store, config: answering.config },
+        consoleSettingsFromEnv({ EVOLUTION_CONSOLE_USERS: usersPath }, { port: 0 }),
+      );
+      try {
+        const res = await fetch(`${web.url}/evaluations/${runId}`, { headers: { cookie: await signIn(web.url, users.vera.token) }, redirect: 'manual' });
+        expect(res.status).toBe(200);
+        consolePage = await res.text();
+      } finally {
+        await web.close();
+      }
+    } finally {
+      process.kill(pid, 'SIGCONT');
+      await answering.stop();
+    }
+    expect(running, 'the progress query was never answered').toBeDefined();
+    expect(consolePage).toContain('Workflow: running');
+    expect(consolePage).toMatch(/Stage: <strong>(planning|setting up|running|reporting)<\/strong>/);
+    expect(consolePage).toMatch(/<th>Phase<\/th>\s*<th>Arm<\/th>\s*<th>Episodes<\/th>\s*<th class="num">Passed<\/th>/);
+    if (!consolePage.includes('Stage: <strong>planning')) {
+      expect(consolePage).toMatch(/<td>search<\/td>\s*<td>baseline<\/td>\s*<td><progress max="9" value="\d+"><\/progress> \d+\/9<\/td>/);
+    }
+    expect(running).toContain('family flaky-report, arms baseline, phases search, 3 seeds');
+
+    // Let go, it finishes: the same command shows the report, and the background command wrote it beside its log.
+    let done: string | undefined;
+    for (let i = 0; i < 300 && !done; i++) {
+      const view = await evolution(['evaluation', runId]);
+      expect(view.code, view.stderr).toBe(0);
+      if (view.stdout.includes('workflow completed')) done = view.stdout;
+      else await new Promise((r) => setTimeout(r, 1000));
+    }
+    expect(done, 'the run never completed').toBeDefined();
+    expect(done).toContain(`evaluation ${runId}: workflow completed, 9 cases recorded`);
+    expect(done).toMatch(/^ {2}baseline +search +pass \d+% /m);
+    expect(done).toContain(`report: s3 evaluations/${runId}/report.html`);
+    for (let i = 0; i < 120 && !existsSync(join(out, 'report.json')); i++) await new Promise((r) => setTimeout(r, 500));
+    expect((JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as EvaluationReport).runId).toBe(runId);
+    expect(readFileSync(log, 'utf8')).toContain(`evaluation ${runId}: family flaky-report`);
+  }, 600_000);
 });

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { html } from 'hono/html';
 import { describe, expect, it } from 'vitest';
 import { fieldTable, table } from '../../console/views/table';
@@ -42,5 +44,12 @@ describe('console table helper', () => {
     expect(await render(fieldTable([['Dataset', `d@1 ${HOSTILE}`]]))).toBe(
       '<table><tbody><tr><th>Dataset</th><td>d@1 &lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;</td></tr></tbody></table>',
     );
+  });
+
+  it('is the only place in the console that writes a <table> (every page builds its tables through it)', () => {
+    const root = join(__dirname, '..', '..', 'console');
+    const sources = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    const scaffolds = sources.filter((f) => f !== join('views', 'table.ts') && /<table[\s>]/.test(readFileSync(join(root, f), 'utf8')));
+    expect(scaffolds.map((f) => relative('.', join('console', f)))).toEqual([]);
   });
 });
