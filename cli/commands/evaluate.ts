@@ -157,7 +157,7 @@ export const evaluateCommands: Record<string, Command> = {
       seeds: { value: 'N', number: true, description: 'seeds per case, 1 to 100 (default 5)' },
       'run-id': { value: 'ID', description: 'the run to resume or start (default: derived from the settings)' },
       'agent-model': { value: 'M', description: 'the agent model (default evolution-local-agent)' },
-      'judge-model': { value: 'M', description: 'a judge model scoring each answer beside the grader (default EVOLUTION_EVALUATION_JUDGE_MODEL; none when unset)' },
+      'judge-model': { value: 'M', description: 'a judge model scoring each answer beside the grader (default EVOLUTION_JUDGE_MODEL; none when unset)' },
       concurrency: { value: 'N', number: true, description: 'episodes run at once, 1 to 32 (default 4)' },
       detach: { description: 'start the run in the background and print its id (`evolution evaluation RUN_ID` shows its progress)' },
       out: { value: 'DIR', file: true, description: 'where the report goes (default evaluation-reports/RUN_ID)' },

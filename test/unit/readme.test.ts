@@ -53,6 +53,16 @@ describe('the README and docs name only what exists', () => {
     expect(broken).toEqual([]);
   });
 
+  it("every EVOLUTION_ variable the CLI's help names is one docs/configuration.md documents", () => {
+    const configuration = readFileSync(join(ROOT, 'docs', 'configuration.md'), 'utf8');
+    const cli = join(ROOT, 'cli');
+    const named = readdirSync(cli, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) => [...readFileSync(join(cli, f), 'utf8').matchAll(/EVOLUTION_[A-Z0-9_]+/g)].map((m) => `${f}: ${m[0]}`));
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.filter((n) => !configuration.includes(n.split(': ')[1]!))).toEqual([]);
+  });
+
   it('is short enough to read in ten minutes (under 250 lines)', () => {
     expect(readFileSync(README, 'utf8').split('\n').length).toBeLessThan(250);
   });
