@@ -8,32 +8,44 @@ import { publisherActivities } from './publisher';
 import { recordActivities } from './record';
 import { scopeIndexActivities } from './scope-index';
 import type { SignalIndex } from './scope-index-signal';
-import { usageActivities, type RecordUsage } from './usage';
+import { scopeRecording, usageActivities, type RecordScope } from './usage';
 import { createSkillStore, type SkillStore } from '../storage';
 
 export interface ActivityDeps {
   /** How publications reach the scope index workflow (the worker's: update-with-start over its own connection). */
   signalIndex: SignalIndex;
-  /** How each job's usage (which skills its session loaded, and its outcome) reaches the scope's usage workflow; none: no attribution. */
-  recordUsage?: RecordUsage;
+  /**
+   * How each activity's records (a job's usage: which skills its session loaded and its
+   * outcome; the governance counters its writes add; its audit entries) reach the scope's
+   * usage workflow; none: no usage attribution and no derived counters.
+   */
+  recordScope?: RecordScope;
   store?: SkillStore;
 }
 
 /** Every application activity, wired to one S3 store and one OpenAI client per worker. */
-export function createActivities(config: EvolutionConfig, { signalIndex, recordUsage, store = createSkillStore(config.s3) }: ActivityDeps) {
+export function createActivities(config: EvolutionConfig, { signalIndex, recordScope, store: plainStore = createSkillStore(config.s3) }: ActivityDeps) {
   const openai = createOpenAIClient(config.llm);
-  const record = recordActivities({ store });
+  const recording = recordScope ? scopeRecording(recordScope) : undefined;
+  const store = recording ? recording.recordingStore(plainStore) : plainStore;
+  const noteSession = recording?.noteSession;
+  const record = recordActivities({ store, noteSession });
   const publisher = publisherActivities({ store, signalIndex });
-  return {
-    ...learningActivities({ config, store, openai, recordUsage }),
+  const activities = {
+    ...learningActivities({ config, store, openai, noteSession }),
     ...record,
     ...publisher,
-    ...jobPublicationActivities({ store, recordRevision: record.recordRevision, publishRevision: publisher.publishRevision }),
+    ...jobPublicationActivities({ store, recordRevision: record.recordRevision, publishRevision: publisher.publishRevision, noteSession }),
     ...scopeIndexActivities({ store }),
     ...usageActivities({ store }),
     ...gepaActivities({ config, store, openai }),
     ...curationActivities({ config, store, openai, recordRevision: record.recordRevision, publishRevision: publisher.publishRevision }),
   };
+  if (!recording) return activities;
+  // Every activity sends what its writes add to the scopes' derived objects when it ends.
+  for (const name of Object.keys(activities) as (keyof typeof activities)[])
+    (activities as Record<string, unknown>)[name] = recording.within(activities[name] as (...args: unknown[]) => Promise<unknown>);
+  return activities;
 }
 
 export type Activities = ReturnType<typeof createActivities>;

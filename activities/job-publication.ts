@@ -4,6 +4,7 @@ import { withStoreErrors } from './errors';
 import type { PublishInput, PublishResult } from './publisher';
 import type { RecordRevisionInput } from './record';
 import type { SkillStore } from '../storage';
+import type { ScopeRecording } from './usage';
 
 export interface RecordAndPublishInput {
   jobId: string;
@@ -17,6 +18,7 @@ export interface JobPublicationDeps {
   store: SkillStore;
   recordRevision(input: RecordRevisionInput): Promise<RecordedRevision>;
   publishRevision(input: PublishInput): Promise<PublishResult>;
+  noteSession?: ScopeRecording['noteSession'];
 }
 
 /**
@@ -27,12 +29,13 @@ export interface JobPublicationDeps {
  * record, this one and a local one for the outcome: each activity costs the worker a workflow
  * activation and an activity execution.
  */
-export function jobPublicationActivities({ store, recordRevision, publishRevision }: JobPublicationDeps) {
+export function jobPublicationActivities({ store, recordRevision, publishRevision, noteSession }: JobPublicationDeps) {
   return {
     async recordAndPublishRevision({ jobId, revision, outcome }: RecordAndPublishInput): Promise<PublishResult> {
       const recorded = await recordRevision({ revision, publishNow: true });
       const published = await publishRevision(jobPublication(jobId, revision, recorded));
       if (outcome) await withStoreErrors(() => store.writeJobOutcome(outcomeWithRevision(outcome.before, revision, published.status, published.indexSeq), outcome.at));
+      if (outcome?.usage) noteSession?.(revision.scopeKey, outcome.usage.session, outcome.usage.indexEtag);
       return published;
     },
   };

@@ -38,8 +38,8 @@ import {
 } from '../core/governance';
 import { NON_RETRYABLE } from '../core/failure-types';
 import { withStoreErrors } from './errors';
-import type { RecordUsage } from './usage';
-import { attributeSession } from '../core/usage';
+import type { ScopeRecording } from './usage';
+import { attributeSession, type JobUsage } from '../core/usage';
 import { rejectionsFor } from '../core/governance/rejections';
 import { scopeSkillsOf } from './existing-skills';
 import { whileHeartbeating } from './heartbeat';
@@ -82,6 +82,12 @@ export interface PreparedReview {
    * (EVOLUTION_STORAGE_OUTAGE_TOLERANCE of the worker that prepared it), recorded in history.
    */
   storageOutageToleranceMs?: number;
+  /**
+   * What the session loaded and how it ended (usage attribution, from the events read here),
+   * with the index snapshot it was offered: the job's last write sends it to the scope's usage
+   * workflow together with what the job's writes add, so a job costs one write of the summary.
+   */
+  usage?: JobUsage;
 }
 
 export interface ReviewSessionInput {
@@ -102,17 +108,19 @@ export interface AdvanceCursorInput {
   cursorEtag?: string | null;
   /** When the job ends here (policy "no", reviewer skip, quarantine): recorded after the cursor. */
   outcome?: JobOutcome;
+  /** With `outcome`: the job's usage (PreparedReview.usage), counted with it. */
+  usage?: JobUsage;
 }
 
 export interface LearningDeps {
   config: EvolutionConfig;
   store: SkillStore;
   openai: OpenAI;
-  /** Usage attribution: where each job's SessionUsage goes (the scope's usage workflow). */
-  recordUsage?: RecordUsage;
+  /** Usage attribution: counts a job's usage with its last write's records (activities/usage.ts); none: no attribution. */
+  noteSession?: ScopeRecording['noteSession'];
 }
 
-export function learningActivities({ config, store, openai, recordUsage }: LearningDeps) {
+export function learningActivities({ config, store, openai, noteSession }: LearningDeps) {
   /** The segment's events, refused before they are read when the segment says they are beyond the input bounds. */
   async function loadSegmentEvents(segment: Segment): Promise<SessionEvent[]> {
     const tooLarge = (what: string) =>
@@ -153,8 +161,14 @@ export function learningActivities({ config, store, openai, recordUsage }: Learn
     };
   }
 
-  async function writeJobOutcome(outcome: JobOutcome, at: string): Promise<void> {
+  async function writeJobOutcome(outcome: JobOutcome, at: string, usage?: JobUsage): Promise<void> {
     await withStoreErrors(() => store.writeJobOutcome(outcome, at));
+    if (usage) countUsage(outcome.scopeKey, usage);
+  }
+
+  /** Counted once by job id, however often a retried last write sends it. */
+  function countUsage(scopeKey: string, usage: JobUsage): void {
+    noteSession?.(scopeKey, usage.session, usage.indexEtag);
   }
 
   /**
@@ -162,7 +176,7 @@ export function learningActivities({ config, store, openai, recordUsage }: Learn
    * when the job ends here (policy "no", reviewer skip, quarantine) it also records the
    * outcome, after the cursor, and a quarantine's session-level audit entry. Both writes are idempotent, so a retry repeats them harmlessly.
    */
-  async function advanceCursor({ scopeKey, sessionId, cursor, at, cursorEtag, outcome }: AdvanceCursorInput): Promise<void> {
+  async function advanceCursor({ scopeKey, sessionId, cursor, at, cursorEtag, outcome, usage }: AdvanceCursorInput): Promise<void> {
     await withStoreErrors(() =>
       store.writeCursor(
         scopeKey,
@@ -186,7 +200,7 @@ export function learningActivities({ config, store, openai, recordUsage }: Learn
         }),
       );
     }
-    if (outcome) await writeJobOutcome(outcome, at);
+    if (outcome) await writeJobOutcome(outcome, at, usage);
   }
 
   /**
@@ -257,10 +271,10 @@ export function learningActivities({ config, store, openai, recordUsage }: Learn
         else if (segment.scopeMode === 'app') scope.user = undefined;
 
         const events = await loadSegmentEvents(segment);
-        // Attribution from the events already loaded (no request of its own); counting is
-        // idempotent by job id, so a re-run of this step counts the job once.
-        if (recordUsage)
-          await recordUsage(key, attributeSession(Context.current().info.workflowExecution?.workflowId ?? segment.segmentId, events, segment.outcome, segment.sessionId));
+        // Attribution from the events already loaded (no request of its own), counted by the job's last write.
+        const session = noteSession
+          ? attributeSession(Context.current().info.workflowExecution?.workflowId ?? segment.segmentId, events, segment.outcome, segment.sessionId)
+          : undefined;
         const { cursor: stored, failedReviews, etag: cursorEtag } = await store.readCursorVersion(key, segment.sessionId);
         const reviewedAfter: ReviewCursor = stored ? { lastReviewedAt: stored.lastReviewedAt, lastEventCount: stored.lastEventCount } : {};
         const { delta, nextCursor } = deltaAfterCursor(events, reviewedAfter);
@@ -276,6 +290,7 @@ export function learningActivities({ config, store, openai, recordUsage }: Learn
           cursorEtag,
           governance,
           ...(storageOutageToleranceMs !== undefined ? { storageOutageToleranceMs } : {}),
+          ...(session ? { usage: { session } } : {}),
         };
         if (!policy.review) return common;
         const fingerprint = deltaFingerprint(reviewedAfter, delta[0]);
@@ -283,7 +298,7 @@ export function learningActivities({ config, store, openai, recordUsage }: Learn
         const failures = failedReviews?.fingerprint === fingerprint ? failedReviews.failures : [];
         if (isPoisonDelta(failures, config.governance.quarantineAfterFailures)) return { ...common, deltaFingerprint: fingerprint, quarantinedAfter: failures };
         const index = await store.readScopeIndexIncluding(key, indexedBefore, { timeoutMs: PREVIOUS_JOB_INDEX_WAIT_MS });
-        return { ...common, indexEtag: index?.etag, deltaFingerprint: fingerprint };
+        return { ...common, indexEtag: index?.etag, deltaFingerprint: fingerprint, ...(session ? { usage: { session, indexEtag: index?.etag ?? null } } : {}) };
       });
     },
 
@@ -340,6 +355,7 @@ export function learningActivities({ config, store, openai, recordUsage }: Learn
       fingerprint,
       failure,
       outcome,
+      usage,
     }: {
       scopeKey: string;
       sessionId: string;
@@ -347,9 +363,10 @@ export function learningActivities({ config, store, openai, recordUsage }: Learn
       fingerprint: string;
       failure: ReviewFailure;
       outcome: JobOutcome;
+      usage?: JobUsage;
     }): Promise<void> {
       await withStoreErrors(() => store.recordFailedReview(scopeKey, sessionId, { position: reviewedAfter, fingerprint, failure }));
-      await writeJobOutcome(outcome, failure.at);
+      await writeJobOutcome(outcome, failure.at, usage);
     },
 
     /**
@@ -363,8 +380,8 @@ export function learningActivities({ config, store, openai, recordUsage }: Learn
     },
 
     /** Writes the job's outcome beside the scope (idempotent: same job id, same object). */
-    async recordJobOutcome({ outcome, at }: { outcome: JobOutcome; at: string }): Promise<void> {
-      await writeJobOutcome(outcome, at);
+    async recordJobOutcome({ outcome, at, usage }: { outcome: JobOutcome; at: string; usage?: JobUsage }): Promise<void> {
+      await writeJobOutcome(outcome, at, usage);
     },
   };
 }

@@ -3,6 +3,7 @@ import { decidedForPublication, outcomeWithRevision, type OutcomeToRecord, type 
 import { withStoreErrors } from './errors';
 import { sameJson } from '../storage/canonical-json';
 import type { SkillStore } from '../storage';
+import type { ScopeRecording } from './usage';
 
 /** A revision published next is not its job's last write: the publication records the outcome. */
 export type RecordRevisionInput = { revision: Revision; publishNow?: false; outcome?: OutcomeToRecord } | { revision: Revision; publishNow: true; outcome?: never };
@@ -19,7 +20,7 @@ export type RecordRevisionInput = { revision: Revision; publishNow?: false; outc
  * `outcome`: this is its job's last write (a revision held or rejected), so the job's outcome
  * is recorded after it, with this revision in its gated status.
  */
-export function recordActivities({ store }: { store: SkillStore }) {
+export function recordActivities({ store, noteSession }: { store: SkillStore; noteSession?: ScopeRecording['noteSession'] }) {
   return {
     async recordRevision({ revision: gated, publishNow = false, outcome }: RecordRevisionInput): Promise<RecordedRevision> {
       return withStoreErrors(async () => {
@@ -46,6 +47,7 @@ export function recordActivities({ store }: { store: SkillStore }) {
         if (revision.status === 'rejected') await event('reject', reasons.join('; '));
         if (revision.status === 'pending_eval' || revision.status === 'pending_approval') await event('hold', reasons.join('; '));
         if (outcome) await store.writeJobOutcome(outcomeWithRevision(outcome.before, gated, gated.status), outcome.at);
+        if (outcome?.usage) noteSession?.(revision.scopeKey, outcome.usage.session, outcome.usage.indexEtag);
         return recorded;
       });
     },

@@ -1,7 +1,7 @@
 import { isGrpcServiceError, WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
 import { SCOPE_INDEX_APPLY_UPDATE, SCOPE_INDEX_SIGNALS, SCOPE_INDEX_WORKFLOW, scopeIndexWorkflowId, type IndexChange } from '../core';
-import { coalescePerKey } from './coalesce-per-key';
+import { coalescedSignalWithStart } from './coalesce-per-key';
 
 /**
  * Tells a scope's index workflow that a pointer moved (starting the workflow if needed).
@@ -13,34 +13,19 @@ export type SignalIndex = (scopeKey: string, change: IndexChange) => Promise<boo
 /** How long a publisher waits for its change to be materialized; after that the index follows and `ackTo` is signalled. */
 const APPLY_WAIT_MS = 30_000;
 
-/** At most this many changes travel in one signal (each is a few hundred bytes). */
-export const MAX_CHANGES_PER_SIGNAL = 100;
-/** A signal that has not reached the server by then fails its changes (their activities retry), so one stuck call cannot hold a scope's queue. */
-const SIGNAL_DEADLINE_MS = 30_000;
-
 /**
- * Signal-with-start through `client` (the worker's server and namespace), on the worker's
- * task queue. One signal per scope is in flight from this process at a time; the changes
- * that arrive meanwhile go together in the next one (up to MAX_CHANGES_PER_SIGNAL, as the
- * signal's arguments). The server takes a workflow's signals one at a time: with a signal
- * per publication, a busy scope's publications queued there (seconds each with 100 jobs
- * publishing at once) and each cost the index workflow a history event. Each call resolves
- * once its change is on the server.
+ * Signal-with-start of the scope's index workflow (coalescedSignalWithStart: one signal per
+ * scope in flight from this process, the changes that arrive meanwhile go together in the
+ * next one). Each call resolves once its change is on the server.
  */
 export function clientIndexSignaller(client: Client, taskQueue: string): SignalIndex {
-  return coalescePerKey<IndexChange>(
-    (scopeKey, changes) =>
-      client.withDeadline(Date.now() + SIGNAL_DEADLINE_MS, () =>
-        client.workflow.signalWithStart(SCOPE_INDEX_WORKFLOW, {
-          workflowId: scopeIndexWorkflowId(scopeKey),
-          taskQueue,
-          args: [{ scopeKey }],
-          signal: SCOPE_INDEX_SIGNALS.change,
-          signalArgs: changes,
-        }),
-      ),
-    MAX_CHANGES_PER_SIGNAL,
-  );
+  return coalescedSignalWithStart<IndexChange>(client, {
+    taskQueue,
+    workflowType: SCOPE_INDEX_WORKFLOW,
+    signal: SCOPE_INDEX_SIGNALS.change,
+    workflowId: scopeIndexWorkflowId,
+    args: (scopeKey) => [{ scopeKey }],
+  });
 }
 
 /**

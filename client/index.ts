@@ -73,6 +73,9 @@ export const listExperimentSchedules = atClientBoundary(schedules.listExperiment
 export type { ExperimentScheduleInput, ExperimentScheduleView, OverlapPolicy } from './schedules';
 export { OVERLAP_POLICIES } from './schedules';
 export const scopeMetrics = atClientBoundary(metrics.scopeMetrics);
+export const recountScopeMetrics = atClientBoundary(metrics.recountScopeMetrics);
+export const staleEvidence = atClientBoundary(metrics.staleEvidence);
+export { governanceMetricsOf } from './metrics';
 export type { GovernanceMetrics } from './metrics';
 export const scopeUsage = atClientBoundary(usage.scopeUsage);
 export const curationDryRun = atClientBoundary(curation.curationDryRun);

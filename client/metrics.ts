@@ -1,47 +1,40 @@
-import type { Revision } from '../core';
+import { countRevisions, type GovernanceCounts } from '../core/governance/counters';
+import type { Revision, UsageSummary } from '../core';
 import { jobOutcomesPrefix, mapLimit, type SkillStore } from '../storage';
 import { certificationChecks, evidenceStale } from './recertification';
 
-/** Governance counters of one scope, derived from the stored revisions (the source of truth). */
-export interface GovernanceMetrics {
-  candidatesSeen: number;
-  revisionsWritten: number;
-  promoted: number;
-  specRejected: number;
-  safetyRejected: number;
-  effectivenessHeld: number;
-  humanHeld: number;
-  humanApproved: number;
-  humanRejected: number;
-  shadowBypassed: number;
-  droppedByReconciler: number;
-  /** Poison deltas stepped over after repeated failed reviews (job outcomes `quarantined`). */
-  deltasQuarantined: number;
+/** Governance counters of one scope (core/governance/counters.ts), with re-certification's finding. */
+export interface GovernanceMetrics extends GovernanceCounts {
   /** Active optimized revisions whose evidence re-certification found stale or regressed (evaluator or model changed). */
   evidenceStale: number;
 }
 
 export function metricsOf(revisions: readonly Revision[], droppedByReconciler = 0, deltasQuarantined = 0, evidenceStale = 0): GovernanceMetrics {
-  const failed = (r: Revision, gate: 'spec' | 'safety') => r.gates.some((g) => g.gate === gate && g.ran && !g.passed);
-  const count = (p: (r: Revision) => boolean) => revisions.filter(p).length;
-  return {
-    candidatesSeen: revisions.length + droppedByReconciler,
-    revisionsWritten: revisions.length,
-    promoted: count((r) => r.history.some((h) => h.to === 'active')),
-    specRejected: count((r) => failed(r, 'spec')),
-    safetyRejected: count((r) => failed(r, 'safety')),
-    effectivenessHeld: count((r) => r.gates.some((g) => g.gate === 'effectiveness' && g.held)),
-    humanHeld: count((r) => r.human?.held === true),
-    humanApproved: count((r) => r.human?.decision === 'approved'),
-    humanRejected: count((r) => r.human?.decision === 'rejected'),
-    shadowBypassed: count((r) => r.shadowBypassed),
-    droppedByReconciler,
-    deltasQuarantined,
-    evidenceStale,
-  };
+  return { ...countRevisions(revisions, droppedByReconciler, deltasQuarantined), evidenceStale };
 }
 
+/**
+ * The scope's counters as its usage workflow keeps them (one GET of the usage summary,
+ * whatever the scope's history; they follow a job or a decision within one burst of that
+ * workflow), and the stale-evidence count of re-certification's checks. A scope whose
+ * counters were never written (no governance write since they exist) counts zero.
+ */
 export async function scopeMetrics(store: SkillStore, scopeKey: string): Promise<GovernanceMetrics> {
+  const [usage, stale] = await Promise.all([store.readUsage(scopeKey), staleEvidence(store, scopeKey)]);
+  return governanceMetricsOf(usage?.summary, stale);
+}
+
+/** The counters of a usage summary read already. */
+export function governanceMetricsOf(summary: Pick<UsageSummary, 'governance'> | undefined, evidenceStale: number): GovernanceMetrics {
+  return { ...countRevisions([]), ...summary?.governance?.counts, evidenceStale };
+}
+
+/**
+ * The same counters recounted from every stored revision and job outcome: a scan whose cost
+ * grows with the scope's history (thousands of requests at 10,000 revisions). For audits of
+ * the incremental counters, never for a page or a poll.
+ */
+export async function recountScopeMetrics(store: SkillStore, scopeKey: string): Promise<GovernanceMetrics> {
   const ids = await store.listSkillIds(scopeKey);
   const revisions = (await mapLimit(ids, 8, (id) => store.listRevisions(scopeKey, id))).flat();
   const jobs = await jobCounts(store, scopeKey);
@@ -49,7 +42,7 @@ export async function scopeMetrics(store: SkillStore, scopeKey: string): Promise
 }
 
 /** Re-certification checks of the scope that found stale evidence on a revision still active. */
-async function staleEvidence(store: SkillStore, scopeKey: string): Promise<number> {
+export async function staleEvidence(store: SkillStore, scopeKey: string): Promise<number> {
   const stale = (await certificationChecks(store, scopeKey)).filter(evidenceStale);
   const active = await mapLimit(stale, 8, async (c) => (await store.readActive(scopeKey, c.skillId))?.pointer.revisionId === c.revisionId);
   return active.filter(Boolean).length;

@@ -21,8 +21,7 @@ import {
 } from '../client/approvals';
 import type { SessionAuditEvent } from '../core/governance';
 import { NotFoundError } from '../core/errors';
-import { listQuarantines } from '../client/jobs';
-import { scopeMetrics, type GovernanceMetrics } from '../client/metrics';
+import { governanceMetricsOf, staleEvidence, type GovernanceMetrics } from '../client/metrics';
 import { certificationCheck } from '../client/recertification';
 import type { CertificationCheck } from '../core/gepa/recertification';
 import { getExperiment, readExperimentRecords, type ExperimentView } from '../client/optimization';
@@ -298,7 +297,12 @@ export interface ActivityFilter {
   limit?: number;
 }
 
-/** The audit log across the user's scopes (newest first, filtered) and each scope's governance counters. */
+/**
+ * The recent audit entries across the user's scopes (newest first, filtered), the recent
+ * quarantined deltas and each scope's governance counters: per scope one read of the summary
+ * its usage workflow keeps (its last MAX_RECENT_EVENTS entries and its counters), so a load
+ * costs the same whatever the scopes' history. Older entries: the skill's page (its full log).
+ */
 export async function activityFor(
   deps: ConsoleDeps,
   user: ConsoleUser,
@@ -307,13 +311,13 @@ export async function activityFor(
   let scopes = await visibleScopes(deps.store, user);
   if (filter.scopeKey) scopes = scopes.filter((s) => s === filter.scopeKey);
   const perScope = await mapLimit(scopes, READS, async (scopeKey) => {
-    const skillIds = (await deps.store.listSkillIds(scopeKey)).filter((id) => !filter.skillId || id === filter.skillId);
-    const events = (await mapLimit(skillIds, READS, (id) => deps.store.listAudit(scopeKey, id))).flat();
-    return { scopeKey, events, quarantines: await listQuarantines(deps.store, scopeKey), metrics: await scopeMetrics(deps.store, scopeKey) };
+    const [usage, stale] = await Promise.all([deps.store.readUsage(scopeKey), staleEvidence(deps.store, scopeKey)]);
+    const summary = usage?.summary;
+    return { scopeKey, events: summary?.recentEvents ?? [], quarantines: summary?.recentQuarantines ?? [], metrics: governanceMetricsOf(summary, stale) };
   });
   const events = perScope
     .flatMap((s) => s.events)
-    .filter((e) => (!filter.action || e.action === filter.action) && (!filter.actor || e.actor === filter.actor))
+    .filter((e) => (!filter.skillId || e.skillId === filter.skillId) && (!filter.action || e.action === filter.action) && (!filter.actor || e.actor === filter.actor))
     .sort((a, b) => b.at.localeCompare(a.at) || b.id.localeCompare(a.id))
     .slice(0, filter.limit ?? 500);
   // Session-level entries (quarantined deltas) name no skill: only the scope filter applies.

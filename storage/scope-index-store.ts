@@ -75,16 +75,25 @@ export function indexChangeFor(pointer: ActivePointer): IndexChange {
 }
 
 const CACHED_SCOPES = 256;
+const CACHED_SNAPSHOTS = 16;
 
 export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, listSkillIds: (scopeKey: string) => Promise<string[]>) {
   // Last index seen per scope, by ETag (null: the GET found none): the single writer writes
   // If-Match (or create-only) without re-reading, and a job re-reads the snapshot its review
   // was prepared from without a request. A stale entry only costs a failed condition.
   const cache = new Map<string, { index: ScopeIndex; etag: string } | null>();
+  // The last few snapshots by scope and ETag: a job's review, and the usage burst that counts
+  // what its session was offered, find the snapshot the job read even after its own
+  // publication replaced it in `cache` (no request).
+  const snapshots = new Map<string, ScopeIndex>();
   function remember(scopeKey: string, value: { index: ScopeIndex; etag: string } | null) {
     cache.delete(scopeKey);
     cache.set(scopeKey, value);
     if (cache.size > CACHED_SCOPES) cache.delete(cache.keys().next().value!);
+    if (!value) return;
+    snapshots.delete(`${scopeKey}\n${value.etag}`);
+    snapshots.set(`${scopeKey}\n${value.etag}`, value.index);
+    if (snapshots.size > CACHED_SNAPSHOTS) snapshots.delete(snapshots.keys().next().value!);
   }
 
   /** One conditional GET; undefined when the scope has never been indexed (no skills). */
@@ -125,13 +134,16 @@ export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, li
   }
 
   /**
-   * The index with this ETag if this process has it (`null`: the snapshot in which the scope
-   * had no index, which this process last saw absent), else the current one (one GET).
+   * The index with this ETag if this process has it (its current copy or one of its last
+   * CACHED_SNAPSHOTS; `null`: the snapshot in which the scope had no index, which this process
+   * last saw absent), else the current one (one GET).
    */
   async function scopeIndexSnapshot(scopeKey: string, etag?: string | null): Promise<ScopeIndex | undefined> {
     const cached = cache.get(scopeKey);
     if (etag === null && cached === null) return undefined;
     if (etag && cached?.etag === etag) return cached.index;
+    const snapshot = etag ? snapshots.get(`${scopeKey}\n${etag}`) : undefined;
+    if (snapshot) return snapshot;
     const read = await readScopeIndex(scopeKey);
     return read && !read.notModified ? read.index : undefined;
   }

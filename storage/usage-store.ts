@@ -1,11 +1,14 @@
 import { z } from 'zod';
-import { applyUsage, emptyUsage, type OfferedSkill, type SessionUsage, type UsageSummary, type UsageTotals } from '../core/usage';
+import { applyScopeRecords, emptyUsage, type OfferedSkill, type ScopeRecord, type SessionUsage, type UsageSummary, type UsageTotals } from '../core/usage';
+import { AuditEventSchema } from '../core/schemas/revision';
+import { GOVERNANCE_COUNTER_NAMES, type GovernanceCounts } from '../core/governance/counters';
+import { SessionAuditEventSchema } from '../core/governance/session-audit';
 import type { Same } from '../core/same-type';
 import { retryOnConflict } from './cas-retry';
 import { PreconditionConflictError } from './errors';
 import { usageSummaryKey } from './keys';
 import type { ObjectStore } from './object-store';
-import type { ScopeIndexStore } from './scope-index-store';
+import type { ScopeIndex, ScopeIndexStore } from './scope-index-store';
 
 const count = z.number().nonnegative();
 const TallySchema = z.object({
@@ -47,6 +50,14 @@ export const UsageSummarySchema = z.object({
   ),
   recentJobs: z.array(z.string()),
   updatedAt: z.string().optional(),
+  governance: z
+    .object({
+      since: z.string(),
+      counts: z.object(Object.fromEntries(GOVERNANCE_COUNTER_NAMES.map((n) => [n, z.number().int()])) as Record<keyof GovernanceCounts, z.ZodNumber>),
+    })
+    .optional(),
+  recentEvents: z.array(AuditEventSchema).optional(),
+  recentQuarantines: z.array(SessionAuditEventSchema).optional(),
 });
 
 // The stored object and core's summary are one shape: if either changes, this fails to compile.
@@ -67,8 +78,10 @@ export function offeredSkills(
   }));
 }
 
-export function usageStore(objects: ObjectStore, index: Pick<ScopeIndexStore, 'readScopeIndexIncluding'>) {
-  // The single writer's last copy per scope: a burst writes If-Match without re-reading it.
+export function usageStore(objects: ObjectStore, index: Pick<ScopeIndexStore, 'readScopeIndexIncluding' | 'scopeIndexSnapshot'>) {
+  // The single writer's last copy per scope (null: absent when last seen): a burst writes
+  // If-Match without re-reading it. A scope this process has not seen is assumed new (a
+  // create-only write, no GET first): a scope with counters costs one refused write once.
   const cache = new Map<string, { summary: UsageSummary; etag: string } | null>();
   function remember(scopeKey: string, value: { summary: UsageSummary; etag: string } | null) {
     cache.delete(scopeKey);
@@ -82,28 +95,63 @@ export function usageStore(objects: ObjectStore, index: Pick<ScopeIndexStore, 'r
   }
 
   /**
-   * Adds a burst of sessions to the scope's counters: the index (one conditional GET, a 304
-   * while nothing was published) for what they were offered, then one conditional write.
-   * Requests per burst do not depend on how many sessions were counted before.
+   * What the burst's sessions were offered: the index snapshot each session's review read
+   * (this process has it when it ran the review: no request; none when the review found no
+   * index, as the session, which ran before it, did), else the index now (one conditional
+   * GET, a 304 while nothing was published).
    */
-  async function applyUsageBurst(scopeKey: string, sessions: readonly SessionUsage[], at: string): Promise<{ applied: number; generation: number; counted: UsageTotals }> {
-    const offered = offeredSkills((await index.readScopeIndexIncluding(scopeKey, [], { timeoutMs: 0 }))?.index);
+  async function offeredBySnapshot(scopeKey: string, records: readonly ScopeRecord[]): Promise<(etag: string | null | undefined) => OfferedSkill[]> {
+    const snapshots = new Map<string | null | undefined, OfferedSkill[]>();
+    for (const r of records) {
+      if (r.kind !== 'session' || snapshots.has(r.indexEtag)) continue;
+      const snapshot: ScopeIndex | undefined =
+        r.indexEtag === null
+          ? undefined
+          : r.indexEtag === undefined
+            ? (await index.readScopeIndexIncluding(scopeKey, [], { timeoutMs: 0 }))?.index
+            : await index.scopeIndexSnapshot(scopeKey, r.indexEtag);
+      snapshots.set(r.indexEtag, offeredSkills(snapshot));
+    }
+    return (etag) => snapshots.get(etag) ?? [];
+  }
+
+  /**
+   * Adds a burst of records (sessions, governance counts, audit entries) to the scope's
+   * summary in one conditional write. Requests per burst do not depend on how much was
+   * counted before.
+   */
+  async function applyScopeRecordsBurst(scopeKey: string, records: readonly ScopeRecord[], at: string): Promise<{ applied: number; generation: number; counted: UsageTotals }> {
+    const offered = await offeredBySnapshot(scopeKey, records);
     const key = usageSummaryKey(scopeKey);
     let base = cache.get(scopeKey);
+    let assumeNew = base === undefined;
     return retryOnConflict(async () => {
-      if (base === undefined) base = (await readUsage(scopeKey)) ?? null;
-      const { summary, applied, counted } = applyUsage(base?.summary ?? emptyUsage(scopeKey), sessions, offered, at, scopeKey);
+      if (base === undefined && !assumeNew) base = (await readUsage(scopeKey)) ?? null;
+      const current = base ?? null;
+      const { summary, applied, counted } = applyScopeRecords(current?.summary ?? emptyUsage(scopeKey), records, offered, at, scopeKey);
       if (applied === 0) return { applied, generation: summary.generation, counted };
       try {
-        const { etag } = base ? await objects.putIfMatch(key, summary, base.etag) : await objects.putCreateOnly(key, summary);
+        const { etag } = current ? await objects.putIfMatch(key, summary, current.etag) : await objects.putCreateOnly(key, summary);
         remember(scopeKey, { summary, etag });
         return { applied, generation: summary.generation, counted };
       } catch (error) {
-        if (error instanceof PreconditionConflictError) base = undefined;
+        if (error instanceof PreconditionConflictError) {
+          base = undefined;
+          assumeNew = false;
+        }
         throw error;
       }
     });
   }
 
-  return { readUsage, applyUsageBurst };
+  /** Sessions only (the usage workflow's first signal): see applyScopeRecordsBurst. */
+  async function applyUsageBurst(scopeKey: string, sessions: readonly SessionUsage[], at: string): Promise<{ applied: number; generation: number; counted: UsageTotals }> {
+    return applyScopeRecordsBurst(
+      scopeKey,
+      sessions.map((usage) => ({ kind: 'session', usage })),
+      at,
+    );
+  }
+
+  return { readUsage, applyUsageBurst, applyScopeRecordsBurst };
 }

@@ -5,7 +5,7 @@ import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, t
 import type { EvolutionConfig } from '../core';
 import { createActivities } from '../activities';
 import { clientIndexUpdater } from '../activities/scope-index-signal';
-import { clientUsageRecorder } from '../activities/usage';
+import { clientScopeRecorder } from '../activities/usage';
 import { connectWorkerTemporal } from './connection';
 import { productMetricsInterceptor } from './telemetry/product-metrics';
 import type { Tracing } from '../runtime/tracing/otel';
@@ -61,7 +61,10 @@ export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worke
     taskQueue,
     ...(opts.identity ? { identity: opts.identity } : {}),
     workflowBundle: await workflowsFor(opts.workflowBundle, !!traced),
-    activities: createActivities(config, { signalIndex: clientIndexUpdater(indexClient, taskQueue), recordUsage: clientUsageRecorder(indexClient, taskQueue) }),
+    activities: createActivities(config, {
+      signalIndex: clientIndexUpdater(indexClient, taskQueue),
+      recordScope: clientScopeRecorder(indexClient, taskQueue, config.runtime.storageOutageToleranceMs),
+    }),
     // Activities keep the default payload converter: only workflow code decodes evaluator answers.
     dataConverter: evolutionDataConverter(config),
     interceptors: {

@@ -73,9 +73,11 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   setHandler(learningJobProgressQuery, () => progress);
   const prepared = await localStorage.prepareReview({ segment, indexedBefore: input.indexedBefore });
   const { governance } = prepared;
+  // The job's usage is counted by its last write, with what the job's writes add (one write of the scope's summary).
+  const usage = prepared.usage ? { usage: prepared.usage } : {};
   const cursorAdvance = { scopeKey: prepared.scopeKey, sessionId: segment.sessionId, cursor: prepared.nextCursor, cursorEtag: prepared.cursorEtag };
   // A job that ends right after advancing the cursor records its outcome in the same activity.
-  const advanceCursor = (outcome: JobOutcome) => localStorage.advanceCursor({ ...cursorAdvance, at: new Date().toISOString(), outcome });
+  const advanceCursor = (outcome: JobOutcome) => localStorage.advanceCursor({ ...cursorAdvance, at: new Date().toISOString(), outcome, ...usage });
   const base = { jobId, scopeKey: prepared.scopeKey, sessionId: segment.sessionId, deltaEvents: prepared.deltaEventCount };
 
   if (prepared.quarantinedAfter) {
@@ -111,6 +113,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
       fingerprint: prepared.deltaFingerprint!,
       failure: { jobId, reason: cause, at: new Date().toISOString() },
       outcome,
+      ...usage,
     });
     return outcome;
   }
@@ -136,7 +139,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
       ...answerRecord,
     };
     progress = { step: 'finishing' };
-    await decidedStorage.advanceCursor({ ...cursorAdvance, at: new Date().toISOString(), outcome: skipped });
+    await decidedStorage.advanceCursor({ ...cursorAdvance, at: new Date().toISOString(), outcome: skipped, ...usage });
     return skipped;
   }
   // A valid decision advances the cursor before any governance work (the same activity then
@@ -165,7 +168,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   for (const [i, revision] of plan.revisions.entries()) {
     progress = { step: 'publishing', revisionsDone: i, revisions: plan.revisions.length };
     // The job's last write records its outcome.
-    const outcomeToRecord = i === plan.revisions.length - 1 ? { before: outcome, at: new Date().toISOString() } : undefined;
+    const outcomeToRecord = i === plan.revisions.length - 1 ? { before: outcome, at: new Date().toISOString(), ...usage } : undefined;
     if (revision.status === 'pending') {
       const r = await decidedPublisher.recordAndPublishRevision({ jobId, revision, ...(outcomeToRecord ? { outcome: outcomeToRecord } : {}) });
       outcome = outcomeWithRevision(outcome, revision, r.status, r.indexSeq);
@@ -197,7 +200,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   }
   if (plan.revisions.length) return outcome;
   progress = { step: 'finishing' };
-  await decidedStorage.recordJobOutcome({ outcome, at: new Date().toISOString() });
+  await decidedStorage.recordJobOutcome({ outcome, at: new Date().toISOString(), ...usage });
   return outcome;
 
   async function finishAdvancingCursor(outcome: JobOutcome): Promise<JobOutcome> {

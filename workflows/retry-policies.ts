@@ -62,6 +62,8 @@ export const indexBurstLocalRetry: RetryPolicy = {
   maximumAttempts: 3,
   nonRetryableErrorTypes: [NON_RETRYABLE.store],
 };
+/** A usage burst's attempts inside a workflow task (a few seconds), before it becomes a task-queue activity that waits out the outage (decidedWorkOptions). */
+export const usageBurstLocalRetry: RetryPolicy = { initialInterval: '200 milliseconds', maximumInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: PERMANENT };
 export const indexReconcileRetry: RetryPolicy = { initialInterval: '1 second', maximumInterval: '30 seconds', nonRetryableErrorTypes: [NON_RETRYABLE.store] };
 
 /**

@@ -1,70 +1,121 @@
-import { allHandlersFinished, condition, continueAsNew, defineQuery, defineSignal, log, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  defineQuery,
+  defineSignal,
+  log,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { SCOPE_USAGE_SIGNAL } from '../core/usage/names';
+import { SCOPE_RECORDS_SIGNAL, SCOPE_USAGE_SIGNAL } from '../core/usage/names';
 import type { SessionUsage } from '../core/usage/attribution';
-import { storageRetry } from './retry-policies';
+import type { ScopeRecord } from '../core/usage/records';
+import { decidedWorkOptions, storageRetry, usageBurstLocalRetry } from './retry-policies';
 
 export interface ScopeUsageInput {
   scopeKey: string;
   /** Sessions received and not yet counted, carried over a continue-as-new. */
   pending?: SessionUsage[];
+  /** Records received and not yet counted, carried over a continue-as-new. */
+  records?: ScopeRecord[];
   lostSessions?: number;
+  /** How long a burst waits out a storage outage (EVOLUTION_STORAGE_OUTAGE_TOLERANCE of the worker that started this run). */
+  storageOutageToleranceMs?: number;
 }
 
 export interface ScopeUsageState {
   pending: number;
   bursts: number;
   counted: number;
-  /** Sessions whose burst failed every attempt (S3 down for minutes, a corrupt counters object): visible, never retried forever. */
+  /** Sessions whose burst failed for good (an outage longer than the tolerance, a corrupt summary): visible, never retried forever. */
   lostSessions: number;
 }
 
-/** One job's usage per argument: a worker sends the usages of its concurrent jobs in one signal. */
+/** One job's usage per argument: a worker sends the usages of its concurrent jobs in one signal (workers before scope records). */
 export const usageRecordedSignal = defineSignal<SessionUsage[]>(SCOPE_USAGE_SIGNAL);
+/** One activity's records per argument (activities/usage.ts scopeRecording). */
+export const scopeRecordedSignal = defineSignal<ScopeRecord[][]>(SCOPE_RECORDS_SIGNAL);
 export const scopeUsageStateQuery = defineQuery<ScopeUsageState>('usageState');
 
 /**
- * A burst is one conditional GET of the index and one conditional PUT of the counters, and
- * its input comes from signals in history; counting is idempotent by job id, so running it
- * again after a crash mid-task counts nothing twice. It runs inside the workflow task.
+ * From this patch on, a burst counts records (sessions, governance counts, audit entries)
+ * and waits out storage outages: three attempts inside the workflow task, then a task-queue
+ * activity retried with capped backoff for the storage outage tolerance, so nothing counted
+ * is dropped because S3 was down for minutes. Runs that burst before it keep their bursts.
  */
+const BURSTS_WAIT_OUT_OUTAGES = 'usage-bursts-wait-out-outages';
+
+/** Before the patch: a burst inside the workflow task, given up after about five minutes of storage retries. */
 const { applyUsageBurst } = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', retry: storageRetry });
+/**
+ * A burst is a conditional write of the summary (and, for sessions that were not reviewed,
+ * a conditional GET of the index); its input comes from signals in history; counting is
+ * idempotent by record id, so running it again after a crash counts nothing twice.
+ */
+const boundedLocalBursts = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: usageBurstLocalRetry });
 
 /** An idle scope's usage workflow completes after this long; the next job's signal-with-start starts a new one. */
 const IDLE_MS = 60 * 60_000;
-const MAX_SESSIONS_PER_BURST = 500;
+const MAX_RECORDS_PER_BURST = 500;
 const MAX_HISTORY_EVENTS = 5_000;
 const MAX_HISTORY_BYTES = 8 * 1024 * 1024;
 
 /**
- * One per scope (id `usage/{scopeKey}`): the only writer of the scope's usage counters.
- * Learning jobs signal what their session loaded and how it ended (signal-with-start) and
- * never wait; every session pending at that moment is counted in one write (a burst), so
- * 200 sessions of one scope finishing at once contend on nothing but this workflow's
- * signal queue, and a job's cost in S3 requests does not grow with the scope's history.
+ * One per scope (id `usage/{scopeKey}`): the only writer of the scope's usage summary —
+ * usage counters, governance counters, the recent audit page. Activities signal what they
+ * recorded (signal-with-start) and never wait; everything pending at that moment is counted
+ * in one write (a burst), so 200 sessions of one scope finishing at once contend on nothing
+ * but this workflow's signal queue, and a job's cost in S3 requests, like a reader's, does
+ * not grow with the scope's history.
  */
 export async function scopeUsageWorkflow(input: ScopeUsageInput): Promise<void> {
-  const { scopeKey } = input;
+  const { scopeKey, storageOutageToleranceMs } = input;
   const pending: SessionUsage[] = [...(input.pending ?? [])];
+  const records: ScopeRecord[] = [...(input.records ?? [])];
   const state: ScopeUsageState = { pending: 0, bursts: 0, counted: 0, lostSessions: input.lostSessions ?? 0 };
   setHandler(usageRecordedSignal, (...received) => void pending.push(...received));
-  setHandler(scopeUsageStateQuery, () => ({ ...state, pending: pending.length }));
+  setHandler(scopeRecordedSignal, (...batches) => void records.push(...batches.flat()));
+  setHandler(scopeUsageStateQuery, () => ({ ...state, pending: pending.length + records.length }));
+  const remoteBursts = proxyActivities<Activities>(decidedWorkOptions(storageOutageToleranceMs));
 
   while (!historyFull()) {
-    if (!(await condition(() => pending.length > 0, IDLE_MS))) break;
-    const burst = pending.splice(0, MAX_SESSIONS_PER_BURST);
-    try {
-      const { applied } = await applyUsageBurst({ scopeKey, sessions: burst, at: new Date().toISOString() });
-      state.counted += applied;
-    } catch (err) {
-      state.lostSessions += burst.length;
-      log.error('usage burst failed every attempt: its sessions are not counted', { scopeKey, sessions: burst.length, error: (err as Error).message });
+    if (!(await condition(() => pending.length > 0 || records.length > 0, IDLE_MS))) break;
+    if (patched(BURSTS_WAIT_OUT_OUTAGES)) {
+      const sessions: ScopeRecord[] = pending.splice(0, MAX_RECORDS_PER_BURST).map((usage) => ({ kind: 'session', usage }));
+      const burst = { scopeKey, records: [...sessions, ...records.splice(0, MAX_RECORDS_PER_BURST - sessions.length)], at: new Date().toISOString() };
+      try {
+        state.counted += (await boundedLocalBursts.applyScopeRecordsBurst(burst).catch(() => remoteBursts.applyScopeRecordsBurst(burst))).applied;
+      } catch (err) {
+        // A refusal no retry fixes (a corrupt summary), or an outage longer than the tolerance.
+        state.lostSessions += sessions.length;
+        log.error('usage burst failed for good: its records are not counted', { scopeKey, records: burst.records.length, error: (err as Error).message });
+      }
+    } else {
+      const burst = pending.splice(0, MAX_RECORDS_PER_BURST);
+      try {
+        const { applied } = await applyUsageBurst({ scopeKey, sessions: burst, at: new Date().toISOString() });
+        state.counted += applied;
+      } catch (err) {
+        state.lostSessions += burst.length;
+        log.error('usage burst failed every attempt: its sessions are not counted', { scopeKey, sessions: burst.length, error: (err as Error).message });
+      }
     }
     state.bursts++;
   }
   await condition(allHandlersFinished);
-  if (pending.length === 0 && !historyFull()) return;
-  await continueAsNew<typeof scopeUsageWorkflow>({ scopeKey, pending: pending.splice(0), lostSessions: state.lostSessions });
+  if (pending.length === 0 && records.length === 0 && !historyFull()) return;
+  await continueAsNew<typeof scopeUsageWorkflow>({
+    scopeKey,
+    pending: pending.splice(0),
+    records: records.splice(0),
+    lostSessions: state.lostSessions,
+    ...(storageOutageToleranceMs !== undefined ? { storageOutageToleranceMs } : {}),
+  });
 }
 
 function historyFull(): boolean {

@@ -1,6 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { coalescePerKey } from '../../activities/coalesce-per-key';
-import { MAX_CHANGES_PER_SIGNAL } from '../../activities/scope-index-signal';
+import { coalescePerKey, MAX_ITEMS_PER_SIGNAL } from '../../activities/coalesce-per-key';
 
 export interface FloorStep {
   segmentId: string;
@@ -16,7 +15,7 @@ export function floorActivities(client: Client, taskQueue: string) {
   // As the worker's publications do (clientIndexSignaller): one signal in flight per index entity, the rest together in the next.
   const signalIndex = coalescePerKey<{ segmentId: string }>(
     (workflowId, changes) => client.workflow.signalWithStart('floorIndexWorkflow', { workflowId, taskQueue, args: [], signal: 'indexChange', signalArgs: changes }),
-    MAX_CHANGES_PER_SIGNAL,
+    MAX_ITEMS_PER_SIGNAL,
   );
   return {
     async noop({ segmentId, indexWorkflowId }: FloorStep): Promise<void> {

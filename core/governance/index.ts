@@ -12,3 +12,4 @@ export { decidedForPublication, jobPublication, publicationReason, publishableOf
 export * from './quarantine';
 export * from './session-audit';
 export * from './rejections';
+export * from './counters';

@@ -1,3 +1,4 @@
+import type { JobUsage } from '../usage/records';
 import type { Revision, RevisionStatus } from '../schemas';
 import type { JobOutcome, RevisionSummary } from './types';
 
@@ -30,4 +31,6 @@ export interface OutcomeToRecord {
   /** The job's outcome without the revision of the write that records it. */
   before: JobOutcome;
   at: string;
+  /** The job's usage (usage attribution), counted with the outcome. */
+  usage?: JobUsage;
 }

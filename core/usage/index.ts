@@ -3,3 +3,4 @@ export * from './attribution';
 export * from './summary';
 export * from './report';
 export * from './names';
+export * from './records';

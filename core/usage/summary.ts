@@ -2,6 +2,9 @@ import type { OutcomeStatus } from '../schemas/session';
 import { cohortOf, type CanaryRef } from '../rollout/cohort';
 import { shortHash } from '../skills/hash';
 import type { SessionUsage } from './attribution';
+import type { GovernanceCounts } from '../governance/counters';
+import type { SessionAuditEvent } from '../governance/session-audit';
+import type { AuditEvent } from '../schemas/revision';
 
 /** Outcomes of a set of sessions: counts by status, and sums for the means. */
 export interface OutcomeTally {
@@ -71,6 +74,12 @@ export interface UsageSummary {
   /** Hashes of the last MAX_RECENT_JOBS jobs counted: a burst applied twice (a retried write) counts once. */
   recentJobs: string[];
   updatedAt?: string;
+  /** The scope's governance counters (core/governance/counters.ts), counted since `since`. */
+  governance?: { since: string; counts: GovernanceCounts };
+  /** The scope's last MAX_RECENT_EVENTS audit entries, newest first: the Activity page. */
+  recentEvents?: AuditEvent[];
+  /** The scope's last quarantined deltas, newest first. */
+  recentQuarantines?: SessionAuditEvent[];
 }
 
 /** A live skill of the scope index: what every session of the scope was offered. */

@@ -13,6 +13,7 @@ import { startConsole, type RunningConsole } from '../../console/server';
 import { consoleSettingsFromEnv } from '../../console/settings';
 import type { ExperimentReport } from '../../workflows';
 import { REPO_ROOT } from '../../infra/paths';
+import { recentEventCounted } from '../support/counters';
 import { launchChromium } from '../support/browser';
 import { holdRevision, writeUsersFile, type TestUser } from '../support/console';
 import { seedManagedSkill, startGepaHarness, weatherDataset, weatherRequest, type GepaHarness, type ManagedSkill } from '../support/gepa';
@@ -145,6 +146,8 @@ describe('approver console in chromium', () => {
     expect(await page.locator(`a[href="/revisions/${submitted}"]`).count()).toBeGreaterThan(0);
     await shot(page, 'experiment');
 
+    // Activity shows the scope's recent audit page, which follows the approval by one burst of the scope's usage workflow.
+    await recentEventCounted(h.store, skill.scopeKey, (e) => e.action === 'approve' && e.revisionId === submitted);
     await page.goto(`${web.url}/activity?action=approve`);
     const rows = page.locator('h2:has-text("Audit log") ~ table tbody tr');
     expect(await rows.count()).toBeGreaterThan(0);

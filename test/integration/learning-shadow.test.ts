@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSkillStore, type SkillStore } from '../../storage';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
-import { scopeMetrics } from '../../client/metrics';
 import { SkillRepository } from '../../client/skill-repository';
 import type { EvolutionConfig } from '../../core';
+import { settledMetrics } from '../support/counters';
 import { realServices, uniqueName } from '../support/infra';
 import { exampleSession } from '../support/sessions';
 import { startMainWorker, type RunningWorker } from '../support/worker';
@@ -71,7 +71,7 @@ describe('shadow mode', () => {
     expect(await new SkillRepository(store, { mode: 'app', app }).list()).toEqual([]);
     const audit = await store.listAudit(scopeKey, SKILL_ID);
     expect(audit.map((e) => e.action)).toEqual(['write_revision', 'reject']);
-    expect(await scopeMetrics(store, scopeKey)).toMatchObject({ revisionsWritten: 1, promoted: 0, shadowBypassed: 0, specRejected: 1, safetyRejected: 1 });
+    expect(await settledMetrics(store, scopeKey)).toMatchObject({ revisionsWritten: 1, promoted: 0, shadowBypassed: 0, specRejected: 1, safetyRejected: 1 });
   });
 
   it('without shadow mode the same session is rejected with both the Spec and the Safety reason; nothing published', async () => {
@@ -88,6 +88,6 @@ describe('shadow mode', () => {
     expect(audit.map((e) => e.action)).toEqual(['write_revision', 'reject']);
     expect(audit[1]!.reason).toContain(SPEC_REASON);
     expect(audit[1]!.reason).toContain('rm -rf of /');
-    expect(await scopeMetrics(store, scopeKey)).toMatchObject({ revisionsWritten: 1, promoted: 0, shadowBypassed: 0, specRejected: 1, safetyRejected: 1 });
+    expect(await settledMetrics(store, scopeKey)).toMatchObject({ revisionsWritten: 1, promoted: 0, shadowBypassed: 0, specRejected: 1, safetyRejected: 1 });
   });
 });

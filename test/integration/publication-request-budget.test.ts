@@ -9,7 +9,7 @@ import { distinctSkillName, sessionCreating } from '../support/publication';
 import { startMainWorker, type RunningWorker } from '../support/worker';
 
 // What one change costs in S3 requests does not grow with the scope: a new session's
-// create + publish in a scope of 200 skills. Request counts are exact (no timing); the
+// create + publish in a scope of 200 skills, its usage attribution and governance counters included. Request counts are exact (no timing); the
 // benchmark (`npm run bench -- scale`) prints them at 1, 200 and 2,000 skills.
 const SKILLS = 200;
 
@@ -49,7 +49,7 @@ async function seed(scopeKey: string): Promise<void> {
 }
 
 describe('S3 requests per change', () => {
-  it(`a new session's create + publish in a scope of ${SKILLS} skills costs 14 requests (3 of them usage attribution, 1 the scope's rejections), and an agent's refresh after it one`, async () => {
+  it(`a new session's create + publish in a scope of ${SKILLS} skills costs 12 requests (1 of them the usage summary's write, 1 the scope's rejections), and an agent's refresh after it one`, async () => {
     const app = uniqueName('budget');
     const scopeKey = scopeKeyOf({ mode: 'app', app });
     await seed(scopeKey);
@@ -60,15 +60,16 @@ describe('S3 requests per change', () => {
     const started = await startLearningJob({ client: w.client, store, config: w.config }, { app, user: 'u', sessionId: 's', events: sessionCreating('request-budget-skill') });
     // Waiting reads the index around the proxy: the job's requests are counted, not the reader's.
     const out = await waitForLearningJob({ client: w.client, store }, started.jobWorkflowId, { timeoutMs: 120_000 });
-    // Usage attribution is counted by the scope's usage workflow after the job: waited for, so its requests are in the count.
-    for (const deadline = Date.now() + 60_000; !(await store.readUsage(scopeKey)) && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 100));
+    // The job's usage and governance counts are written by the scope's usage workflow after the job: waited for, so its requests are in the count.
+    for (const deadline = Date.now() + 60_000; !(await store.readUsage(scopeKey))?.summary.governance && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 100));
     const cost = proxy.diff(before);
     expect(out.revisions).toMatchObject([{ action: 'create', status: 'active' }]);
+    expect((await store.readUsage(scopeKey))?.summary).toMatchObject({ sessions: 1, governance: { counts: { revisionsWritten: 1, promoted: 1 } } });
     expect(cost.byClass).toEqual({
       'GET payload': 1, // the segment (claim-checked by the client)
-      'GET cursor': 1,
+      'GET cursor': 1, // none yet: the session is new
       'GET rejections': 1, // what approvers rejected in the scope, for the reviewer's prompt
-      'GET index': 2, // the review's, and the usage burst's (what the session was offered)
+      'GET index': 1, // the review's; the usage burst counts what the session was offered from that same snapshot (kept by the worker)
       'PUT cursor': 1,
       'PUT locator': 1,
       'PUT revision': 1,
@@ -76,10 +77,12 @@ describe('S3 requests per change', () => {
       'PUT pointer': 1,
       'PUT index': 1, // the scope's index workflow
       'PUT job-outcome': 1,
-      'GET usage': 1, // the scope's usage counters (none yet), then their first write
+      // The scope's usage summary (the session's usage, the governance counters, the recent audit page): one
+      // write per burst of its usage workflow, from the copy it wrote last (a new scope: create-only, no GET);
+      // with many jobs finishing at once, one write counts them all.
       'PUT usage': 1,
     });
-    expect(cost.total).toBe(14);
+    expect(cost.total).toBe(12);
 
     const refreshed = proxy.snapshot();
     expect(await repo.refresh()).toBe(true);

@@ -2,6 +2,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { clientIndexSignaller } from '../../activities/scope-index-signal';
+import { clientScopeRecorder } from '../../activities/usage';
 import { createSkillStore, type SkillStore } from '../../storage';
 import { scopeKey as scopeKeyOf, skillIdForName, type EvolutionConfig, type Revision, type SkillSpec } from '../../core';
 import { buildGovernedRevision, type GovernanceSettings, type RevisionRef } from '../../core/governance';
@@ -51,8 +52,8 @@ export async function startTimeSkipping(adjust: (c: EvolutionConfig) => Evolutio
     namespace: env.namespace ?? 'default',
     taskQueue,
     workflowBundle: await workflowBundle(),
-    // Publications signal the scope index workflow on this (time-skipping) server.
-    activities: createActivities(config, { signalIndex: clientIndexSignaller(env.client, taskQueue) }),
+    // Publications signal the scope index workflow, and governance writes the scope usage workflow (the counters), on this (time-skipping) server.
+    activities: createActivities(config, { signalIndex: clientIndexSignaller(env.client, taskQueue), recordScope: clientScopeRecorder(env.client, taskQueue) }),
   });
   const running = worker.run();
   return {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { listQuarantines, showLearningJob } from '../../client/jobs';
-import { scopeMetrics } from '../../client/metrics';
 import type { SessionEvent } from '../../core';
+import { settledMetrics } from '../support/counters';
 import { uniqueName } from '../support/infra';
 import { reviewerCalls } from '../support/model-stats';
 import { exampleSession } from '../support/sessions';
@@ -52,7 +52,7 @@ describe('poison deltas are quarantined', () => {
     // The poison delta was not sent to the model again.
     expect(await reviewerCalls(h.config.llm.baseURL, session)).toBe(9);
     expect(await h.store.readCursor(started.scopeKey, session.sessionId)).toMatchObject({ lastEventCount: events.length, lastReviewedAt: events.at(-1)!.timestamp });
-    expect((await scopeMetrics(h.store, started.scopeKey)).deltasQuarantined).toBe(1);
+    expect((await h.run(() => settledMetrics(h.store, started.scopeKey))).deltasQuarantined).toBe(1);
     // The scope's session-level audit names the session, the job and the failures' reasons.
     const quarantines = await listQuarantines(h.store, started.scopeKey);
     expect(quarantines).toEqual([

@@ -108,7 +108,8 @@ export function observe(activityType: string, args: Args, result: unknown, error
       count(PRODUCT_METRICS.gepaMetricCalls, { outcome: failed ? 'failure' : 'success' }, cases);
       break;
     }
-    case 'applyUsageBurst': {
+    case 'applyUsageBurst':
+    case 'applyScopeRecordsBurst': {
       // Sessions counted for usage attribution (a burst applied again counts nothing twice).
       if (failed) break;
       const counted = obj(obj(result).counted);
