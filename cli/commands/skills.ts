@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { positional } from '../args';
+import { boolFlag, positional } from '../args';
 import type { Command } from '../command';
 import { SCOPE_OPTIONS, scopeFromFlags, scopeKeyFromFlags } from '../scope-flags';
 import { storeOnly, withServices } from '../services';
@@ -40,11 +40,15 @@ export const skillCommands: Record<string, Command> = {
     },
   },
   metrics: {
-    options: SCOPE_OPTIONS,
+    options: {
+      ...SCOPE_OPTIONS,
+      recount: { description: "count from every stored revision and job outcome instead of the scope's kept counters (a scan: its cost grows with history)" },
+    },
     summary: 'governance counters of a scope (candidates, revisions, promoted, rejected, held, shadow)',
     run: async (ctx) => {
-      const { scopeMetrics } = await import('../../client/metrics');
-      const m = await scopeMetrics(await storeOnly(ctx), scopeKeyFromFlags(ctx.args));
+      const { recountScopeMetrics, scopeMetrics } = await import('../../client/metrics');
+      const count = boolFlag(ctx.args, 'recount') ? recountScopeMetrics : scopeMetrics;
+      const m = await count(await storeOnly(ctx), scopeKeyFromFlags(ctx.args));
       ctx.out(m, () =>
         Object.entries(m)
           .map(([k, v]) => `${k.padEnd(20)} ${v}`)

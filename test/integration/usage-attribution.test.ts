@@ -138,6 +138,12 @@ describe('usage attribution', () => {
     const text = await cli('usage', '--app', app);
     expect(text.stdout).toMatch(/alpha\n\s+loaded 7 of 12 offered \(58%\); success with 71% of 7, without 20% of 5/);
     expect((await cli('usage', '--app', app, '--window', 'soon')).code).toBe(2);
+    // The governance counters kept beside the usage, and `--recount` (the scan of every stored revision and job outcome) agree.
+    const kept = await cli('metrics', '--app', app, '--json');
+    const recounted = await cli('metrics', '--app', app, '--recount', '--json');
+    expect(kept.stderr + recounted.stderr).toBe('');
+    expect(JSON.parse(kept.stdout)).toMatchObject({ revisionsWritten: 0, candidatesSeen: 0, evidenceStale: 0 });
+    expect(JSON.parse(recounted.stdout)).toEqual(JSON.parse(kept.stdout));
   }, 240_000);
 
   it('costs a job the same S3 requests with 10 or 10,000 sessions counted before in its scope', async () => {
