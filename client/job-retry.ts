@@ -3,7 +3,7 @@ import { InputError, NotFoundError, StateError } from '../core/errors';
 import { parseLearningJobWorkflowId } from '../core/workflow-ids';
 
 /** Job workflow states a re-run starts from; a running or completed job has nothing to re-run. */
-const RERUNNABLE = new Set(['FAILED', 'TIMED_OUT', 'TERMINATED', 'CANCELLED']);
+export const RERUNNABLE_STATES: ReadonlySet<string> = new Set(['FAILED', 'TIMED_OUT', 'TERMINATED', 'CANCELLED']);
 
 export interface RetriedLearningJob {
   jobId: string;
@@ -22,8 +22,9 @@ export const retryHint = (jobId: string): string => `re-run it with \`evolution 
  * beside the failed one. Every write of a job is idempotent (operation ids from the job id,
  * create-only revisions, a conditional cursor write), so what the failed run stored is found,
  * not duplicated; a cursor it advanced makes the new run review only what follows.
+ * `requestedBy` (the console's signed-in user) goes into the reset's reason.
  */
-export async function retryLearningJob(deps: { client: Client }, jobId: string): Promise<RetriedLearningJob> {
+export async function retryLearningJob(deps: { client: Client }, jobId: string, opts: { requestedBy?: string } = {}): Promise<RetriedLearningJob> {
   if (!parseLearningJobWorkflowId(jobId)) throw new InputError(`not a learning job id: ${JSON.stringify(jobId)} (expected learning/{scopeKey}/{sessionId}/{segmentId})`);
   const handle = deps.client.workflow.getHandle(jobId);
   let description;
@@ -34,7 +35,7 @@ export async function retryLearningJob(deps: { client: Client }, jobId: string):
     throw e;
   }
   const status = description.status.name;
-  if (!RERUNNABLE.has(status)) throw new StateError(`learning job ${jobId} is ${status.toLowerCase()}: only a failed job can be re-run`);
+  if (!RERUNNABLE_STATES.has(status)) throw new StateError(`learning job ${jobId} is ${status.toLowerCase()}: only a failed job can be re-run`);
   const history = await handle.fetchHistory();
   const firstTask = (history.events ?? []).find((e) => e.workflowTaskCompletedEventAttributes);
   if (!firstTask?.eventId) throw new StateError(`learning job ${jobId} failed before its first step: submit its segment again`);
@@ -42,7 +43,8 @@ export async function retryLearningJob(deps: { client: Client }, jobId: string):
     namespace: deps.client.options.namespace,
     workflowExecution: { workflowId: jobId, runId: description.runId },
     workflowTaskFinishEventId: firstTask.eventId,
-    reason: 'evolution job retry',
+    // Who asked is kept in the job's history, beside the reset.
+    reason: opts.requestedBy ? `evolution job retry by ${opts.requestedBy}` : 'evolution job retry',
     requestId: `retry-${description.runId}`,
   });
   return { jobId, previousRunId: description.runId, runId: runId ?? '' };
@@ -55,7 +57,7 @@ export async function retryLearningJob(deps: { client: Client }, jobId: string):
 export async function failedJobOfSegment(client: Client, jobId: string): Promise<string | undefined> {
   try {
     const d = await client.workflow.getHandle(jobId).describe();
-    return RERUNNABLE.has(d.status.name) ? d.status.name.toLowerCase() : undefined;
+    return RERUNNABLE_STATES.has(d.status.name) ? d.status.name.toLowerCase() : undefined;
   } catch (e) {
     if (e instanceof WorkflowNotFoundError) return undefined;
     throw e;

@@ -108,6 +108,11 @@ export async function jobWait(client: Client, jobId: string): Promise<JobWait | 
   };
 }
 
+/** "waiting for storage since … (step, attempt N: last failure)": the CLI's and the console's words for a waiting job. */
+export function jobWaitLine(w: JobWait): string {
+  return `waiting for ${w.on} since ${w.since} (${w.step}, attempt ${w.attempt}: ${w.lastFailure})`;
+}
+
 const DEFAULT_LIMIT = 20;
 
 /**

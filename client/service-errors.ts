@@ -54,23 +54,40 @@ function clientIn(first: unknown): { client?: Client; config?: EvolutionConfig }
 }
 
 /**
- * A client call at the platform boundary (docs/platform-contract.md, "Errors"): its Temporal
- * requests get the deadline of EVOLUTION_CLIENT_CONNECT_TIMEOUT, and a service that does not
- * answer comes out as one ServiceUnavailableError naming it. A call that waits for a workflow
- * (`waits`) cannot carry the deadline on its long polls: it first checks, within the deadline,
- * that Temporal answers.
+ * Runs `call` under the client deadline (EVOLUTION_CLIENT_CONNECT_TIMEOUT): its Temporal
+ * requests get the deadline, and a service that does not answer comes out as one
+ * ServiceUnavailableError naming it. A call that waits for a workflow (`waits`) cannot carry
+ * the deadline on its long polls: it first checks, within the deadline, that Temporal answers.
+ * The client package's calls, the CLI's commands and the console's requests all run through
+ * this, so an application says what a platform is told, in the same words.
  */
+export async function withinClientDeadline<R>(
+  client: Client,
+  config: Pick<EvolutionConfig, 'runtime'> | undefined,
+  call: () => Promise<R>,
+  opts: { waits?: boolean } = {},
+): Promise<R> {
+  try {
+    const deadline = Date.now() + clientTimeoutMs(config);
+    if (!opts.waits) return await client.connection.withDeadline(deadline, call);
+    await client.connection.withDeadline(deadline, () => client.workflowService.getSystemInfo({}));
+    return await call();
+  } catch (e) {
+    throw unreachableServiceOf(e, client) ?? e;
+  }
+}
+
+/** A client call at the platform boundary (docs/platform-contract.md, "Errors"): withinClientDeadline around it. */
 export function atClientBoundary<A extends unknown[], R>(call: (...args: A) => Promise<R>, opts: { waits?: boolean } = {}): (...args: A) => Promise<R> {
   return async (...args: A) => {
     const { client, config } = clientIn(args[0]);
-    try {
-      if (!client) return await call(...args);
-      const deadline = Date.now() + clientTimeoutMs(config);
-      if (!opts.waits) return await client.connection.withDeadline(deadline, () => call(...args));
-      await client.connection.withDeadline(deadline, () => client.workflowService.getSystemInfo({}));
-      return await call(...args);
-    } catch (e) {
-      throw unreachableServiceOf(e, client) ?? e;
+    if (!client) {
+      try {
+        return await call(...args);
+      } catch (e) {
+        throw unreachableServiceOf(e) ?? e;
+      }
     }
+    return withinClientDeadline(client, config, () => call(...args), opts);
   };
 }

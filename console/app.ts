@@ -1,10 +1,12 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { html } from 'hono/html';
-import { InputError, NotFoundError, StateError } from '../core/errors';
+import { InputError, NotFoundError, ServiceUnavailableError, StateError } from '../core/errors';
+import { unreachableServiceOf } from '../client/service-errors';
 import { randomBytes } from 'node:crypto';
 import { authenticator, requireApiUser, requireCsrf, requireSession, type ConsoleEnv } from './auth';
 import { trustedProxies } from './client-address';
+import { clientDeadline } from './client-deadline';
 import { ForbiddenError } from './errors';
 import { jwtVerifier, type JwtVerifier } from './oidc';
 import { wellFormedQuery } from './query';
@@ -13,6 +15,7 @@ import type { ConsoleDeps } from './read-model';
 import { activityRoutes } from './routes/activity';
 import { apiRoutes, liveRoutes } from './routes/api';
 import { experimentRoutes } from './routes/experiments';
+import { jobApiRoutes, jobRoutes } from './routes/jobs';
 import { evaluationRoutes } from './routes/evaluations';
 import { loginRoutes, logoutRoutes } from './routes/login';
 import { pendingRoutes } from './routes/pending';
@@ -50,11 +53,12 @@ function bodyLimits(): MiddlewareHandler<ConsoleEnv> {
   return (c, next) => (c.req.path.startsWith('/api/') ? api(c, next) : form(c, next));
 }
 
-function statusOf(e: unknown): 400 | 403 | 404 | 409 | 500 {
+function statusOf(e: unknown): 400 | 403 | 404 | 409 | 500 | 503 {
   if (e instanceof InputError) return 400;
   if (e instanceof ForbiddenError) return 403;
   if (e instanceof NotFoundError) return 404;
   if (e instanceof StateError) return 409;
+  if (e instanceof ServiceUnavailableError) return 503;
   return 500;
 }
 
@@ -85,13 +89,21 @@ export function createConsoleApp(deps: ConsoleDeps, settings: Pick<ConsoleSettin
     c.header('Cache-Control', 'no-store');
   });
 
-  app.onError((e, c: Context<ConsoleEnv>) => {
+  app.onError((thrown, c: Context<ConsoleEnv>) => {
+    // Temporal or S3 not answering: the platform contract's one line naming the service.
+    const e = unreachableServiceOf(thrown, deps.client) ?? thrown;
     const status = statusOf(e);
     if (status === 500) console.error(`console: ${c.req.method} ${c.req.path}: ${(e as Error).stack ?? e}`);
     const message = status === 500 ? 'internal error (see the console log)' : e.message;
     if (c.req.path.startsWith('/api/') || c.req.path.startsWith('/live/')) return c.json({ error: e.name, message }, status);
     return c.html(
-      layout({ title: status === 404 ? 'Not found' : status === 403 ? 'Not allowed' : status === 409 ? 'Conflict' : 'Error', session: c.get('session') }, html`<p>${message}</p>`),
+      layout(
+        {
+          title: status === 404 ? 'Not found' : status === 403 ? 'Not allowed' : status === 409 ? 'Conflict' : status === 503 ? 'Unavailable' : 'Error',
+          session: c.get('session'),
+        },
+        html`<p>${message}</p>`,
+      ),
       status,
     );
   });
@@ -105,10 +117,13 @@ export function createConsoleApp(deps: ConsoleDeps, settings: Pick<ConsoleSettin
   app.route('/', loginRoutes(auth));
 
   app.use('/api/*', requireApiUser(auth));
+  app.use('/api/*', clientDeadline(deps));
   app.route('/', apiRoutes(deps));
+  app.route('/', jobApiRoutes(deps));
 
   app.use('*', requireSession(auth));
   app.use('*', requireCsrf());
+  app.use('*', clientDeadline(deps));
   app.route('/', liveRoutes(deps));
   app.route('/', logoutRoutes(auth));
   app.route('/', pendingRoutes(deps));
@@ -117,5 +132,6 @@ export function createConsoleApp(deps: ConsoleDeps, settings: Pick<ConsoleSettin
   app.route('/', experimentRoutes(deps));
   app.route('/', evaluationRoutes(deps));
   app.route('/', activityRoutes(deps));
+  app.route('/', jobRoutes(deps));
   return app;
 }

@@ -16,7 +16,7 @@ pre{background:#fff;border:1px solid #e3e6ea;padding:.6rem;overflow:auto;font-si
 .diff .add{background:#e6ffec;color:#05501f}.diff .remove{background:#ffebe9;color:#82071e}.diff .hunk{color:#6e7781}
 .flash{background:#fff8c5;border:1px solid #d4a72c;padding:.5rem .8rem;margin:.5rem 0}
 .badge{display:inline-block;padding:0 .4rem;border-radius:.6rem;font-size:.8rem;background:#ddd}
-.badge.active{background:#c6f6d5}.badge.pending_approval,.badge.pending_eval{background:#fde68a}.badge.rejected{background:#fecaca}.badge.archived{background:#e5e7eb}
+.badge.active{background:#c6f6d5}.badge.pending_approval,.badge.pending_eval{background:#fde68a}.badge.rejected,.badge.failed,.badge.timed_out{background:#fecaca}.badge.archived{background:#e5e7eb}
 .card{background:#fff;border:1px solid #e3e6ea;padding:.6rem .9rem;margin:.6rem 0}
 button{padding:.3rem .8rem;cursor:pointer}textarea{width:100%;max-width:40rem}
 .muted{color:#6e7781;font-size:.85rem}
@@ -41,7 +41,7 @@ ${opts.live ? html`<script src="/static/live.js" defer></script>` : ''}</head>
 <header><strong>Evolution console</strong>
 ${
   s
-    ? html`<a href="/">Pending</a><a href="/skills">Skills</a><a href="/experiments">Experiments</a><a href="/activity">Activity</a>
+    ? html`<a href="/">Pending</a><a href="/skills">Skills</a><a href="/experiments">Experiments</a><a href="/activity">Activity</a><a href="/jobs">Jobs</a>
         <span class="who"
           >${s.user.name} (${s.user.role})
           <form method="post" action="/logout"><input type="hidden" name="_csrf" value="${s.csrf}" /><button>Log out</button></form></span
