@@ -9,7 +9,10 @@ import type { CommandContext } from './command';
 /**
  * `needs`: the services checked before the command runs (default both). A command that can
  * answer while S3 is down (the view of a job waiting for storage) checks Temporal only; its
- * store calls then fail with the store's own one-line error.
+ * store calls then fail with the store's own one-line error. The command runs at the client
+ * boundary, as a platform's calls do (client/service-errors.ts): Temporal must answer within
+ * EVOLUTION_CLIENT_CONNECT_TIMEOUT (a port that accepts but a server that does not answer is
+ * not a hang), and a service that stops answering is the same one-line error.
  */
 export async function withServices<T>(
   ctx: CommandContext,
@@ -21,9 +24,11 @@ export async function withServices<T>(
   await ensureReachable(config, needs);
   const { connectTemporal } = await import('../runtime/connection');
   const { createSkillStore } = await import('../storage');
+  const { withinClientDeadline } = await import('../client/service-errors');
   const temporal = await connectTemporal(config);
   try {
-    return await fn({ temporal, store: createSkillStore(config.s3) });
+    const store = createSkillStore(config.s3);
+    return await withinClientDeadline(temporal.client, config, () => fn({ temporal, store }), { waits: true });
   } finally {
     await temporal.close();
   }

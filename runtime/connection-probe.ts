@@ -1,6 +1,9 @@
 import { connect as tlsConnect } from 'node:tls';
 import type { TemporalConnectionSettings } from '../core';
 
+/** The probe's answer when the server accepted the connection, TLS is off, and it said nothing: a hung or stopped server. */
+export const NO_ANSWER = 'TEMPORAL_TLS_OFF_BUT_NO_ANSWER';
+
 /**
  * Why a connection failed, found out with a plain TLS handshake using the same settings:
  * the gRPC client of `@temporalio/client` reports every failure as "Failed to connect
@@ -30,7 +33,7 @@ export async function probeTls(address: string, tls: TemporalConnectionSettings[
       ...(settings.serverRootCACertificate ? { ca: Buffer.from(settings.serverRootCACertificate) } : {}),
       ...(settings.clientCertPair ? { cert: Buffer.from(settings.clientCertPair.crt), key: Buffer.from(settings.clientCertPair.key) } : {}),
     });
-    const timer = setTimeout(() => done(tls ? undefined : 'TEMPORAL_TLS_OFF_BUT_NO_ANSWER'), timeoutMs);
+    const timer = setTimeout(() => done(tls ? undefined : NO_ANSWER), timeoutMs);
     socket.once('secureConnect', () => {
       if (!tls) return done('the server speaks TLS: set TEMPORAL_TLS=true (or TEMPORAL_API_KEY, which implies TLS)');
       // TLS 1.3 servers check the client certificate after the handshake: wait for their verdict.

@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
-import { probeTls } from './connection-probe';
+import { NO_ANSWER, probeTls } from './connection-probe';
 import { ensureReachable } from './reachability';
+import { serviceUnavailable, type ServiceUnavailableError } from '../core/errors';
 import { evolutionDataConverter } from '../codec/data-converter';
 import { clientInterceptors } from './tracing/client-interceptors';
 import type { EvolutionConfig } from '../core';
@@ -29,14 +30,20 @@ function hintFromCause(cause: string): string | undefined {
   return undefined;
 }
 
-/** Wraps a failed connect with what was tried and what to change. */
-export async function explainConnectError(e: unknown, config: EvolutionConfig): Promise<TemporalConnectionError> {
+/** How long connecting to Temporal may take (EVOLUTION_CLIENT_CONNECT_TIMEOUT, else the SDK's 10 s). */
+const connectTimeoutMs = (config: EvolutionConfig) => config.runtime?.clientConnectTimeoutMs ?? 10_000;
+
+/**
+ * Wraps a failed connect with what was tried and what to change. A server that accepts the
+ * connection but never answers (hung, stopped, overloaded) is the platform contract's one
+ * line, as when nothing listens: "Temporal at … cannot be reached (no answer before the deadline)".
+ */
+export async function explainConnectError(e: unknown, config: EvolutionConfig): Promise<TemporalConnectionError | ServiceUnavailableError> {
   const cause = e instanceof Error ? e.message : String(e);
   const tls = config.temporal.connection?.tls;
-  const hint =
-    hintFromCause(cause) ??
-    (await probeTls(config.temporal.address, tls).catch(() => undefined)) ??
-    (tls ? 'check the address, the TLS settings and the API key' : 'check TEMPORAL_ADDRESS; if the server expects TLS set TEMPORAL_TLS=true');
+  const probed = hintFromCause(cause) ?? (await probeTls(config.temporal.address, tls).catch(() => undefined));
+  if (probed === NO_ANSWER) return serviceUnavailable('temporal', config.temporal.address, { detail: 'no answer before the deadline', cause: e });
+  const hint = probed ?? (tls ? 'check the address, the TLS settings and the API key' : 'check TEMPORAL_ADDRESS; if the server expects TLS set TEMPORAL_TLS=true');
   return new TemporalConnectionError(`cannot connect to ${describe(config)}: ${hint}. (${cause})`, { cause: e });
 }
 
@@ -49,7 +56,7 @@ export async function connectTemporal(config: EvolutionConfig): Promise<Connecte
   await ensureReachable(config, ['temporal']); // one clear line in 2 s, not the SDK's 10 s deadline
   let connection: Connection;
   try {
-    connection = await Connection.connect(temporalConnectionOptions(config));
+    connection = await Connection.connect({ ...temporalConnectionOptions(config), connectTimeout: connectTimeoutMs(config) });
   } catch (e) {
     throw await explainConnectError(e, config);
   }

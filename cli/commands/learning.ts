@@ -101,11 +101,16 @@ export const learningCommands: Record<string, Command> = {
       }
       const limit = numberFlag(ctx.args, 'limit');
       const { listLearningJobs } = await import('../../client/jobs');
-      return withServices(ctx, async ({ temporal, store }) => {
-        const jobs = await listLearningJobs({ client: temporal.client, store }, scopeKey, { limit });
-        ctx.out(jobs, () => (jobs.length ? jobs.map(formatJobLine).join('\n') : `no learning jobs in ${scopeKey}`));
-        return 0;
-      });
+      // Temporal only: during an S3 outage the list shows the jobs waiting for storage.
+      return withServices(
+        ctx,
+        async ({ temporal, store }) => {
+          const jobs = await listLearningJobs({ client: temporal.client, store }, scopeKey, { limit });
+          ctx.out(jobs, () => (jobs.length ? jobs.map(formatJobLine).join('\n') : `no learning jobs in ${scopeKey}`));
+          return 0;
+        },
+        ['temporal'],
+      );
     },
   },
   job: {
@@ -162,7 +167,7 @@ function formatOutcome(outcome: JobOutcome): string {
   ].join('\n');
 }
 
-/** A running job that waits out an outage: "waiting for storage since …" and the step's last failure. */
+/** A running job that waits out an outage: "waiting for storage since …" and the step's last failure (client/jobs jobWaitLine, the console's words; not imported, so the CLI loads no library module before a command runs). */
 function waitingLine(w: NonNullable<JobView['waiting']>): string {
   return `waiting for ${w.on} since ${w.since} (${w.step}, attempt ${w.attempt}: ${w.lastFailure})`;
 }

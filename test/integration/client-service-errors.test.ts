@@ -1,8 +1,16 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvolutionConfig } from '../../core';
 import { createSkillStore, type SkillStore } from '../../storage';
 import { connectTemporal, type Connected } from '../../runtime/connection';
-import { infraUp } from '../../infra';
+import { infraEnv, infraUp, readState } from '../../infra';
+import { REPO_ROOT } from '../../infra/paths';
+import { startConsole, type RunningConsole } from '../../console/server';
+import { consoleSettingsFromEnv } from '../../console/settings';
+import { writeUsersFile, type TestUser } from '../support/console';
+import { cookiesOf } from '../support/http';
 import {
   decideRevision,
   getExperiment,
@@ -25,7 +33,9 @@ import { exampleSession } from '../support/sessions';
 // that does not answer, within the client deadline (EVOLUTION_CLIENT_CONNECT_TIMEOUT, 3 s
 // here), where startLearningJob threw a raw `connect ECONNREFUSED` (S3 down) or hung ~19 s
 // before a raw `ServiceError` (Temporal down). The real S3 and Temporal are killed and
-// restarted (same ports, same data).
+// restarted (same ports, same data). The application answers the same: the CLI's commands
+// and the console's pages and API (503) say the one line within the deadline, also while
+// Temporal accepts connections but does not answer (its process stopped with SIGSTOP).
 const TIMEOUT_MS = 3_000;
 /** The bound is asserted loosely: the machine is shared and loaded. */
 const BOUND_MS = TIMEOUT_MS + 20_000;
@@ -33,17 +43,81 @@ const BOUND_MS = TIMEOUT_MS + 20_000;
 let config: EvolutionConfig;
 let temporal: Connected;
 let store: SkillStore;
+let web: RunningConsole;
+let ops: TestUser;
+let signedIn: string;
+const consoleApp = uniqueName('console-down');
+const consoleScope = `apps/${consoleApp}`;
 
 beforeAll(async () => {
   const base = await realServices(['s3', 'temporal']);
   config = { ...base, runtime: { ...base.runtime, clientConnectTimeoutMs: TIMEOUT_MS } };
   temporal = await connectTemporal(config);
   store = createSkillStore(config.s3);
+  const { path, users } = writeUsersFile([{ name: 'ops', role: 'approver', scopes: [consoleScope] }]);
+  ops = users.ops!;
+  web = await startConsole({ client: temporal.client, store, config }, consoleSettingsFromEnv({ EVOLUTION_CONSOLE_USERS: path }, { port: 0 }));
+  const form = await fetch(`${web.url}/login`);
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+  const login = await fetch(`${web.url}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: cookiesOf(form) },
+    body: new URLSearchParams({ token: ops.token, _csrf: csrf }),
+  });
+  signedIn = login.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('evolution_session='))!
+    .split(';')[0]!;
 });
 
 afterAll(async () => {
+  await web?.close();
   await temporal?.close();
 });
+
+const run = promisify(execFile);
+
+/** `evolution ARGS` against the local services, with the client deadline of this file. */
+async function evolution(args: string[]): Promise<{ code: number; stderr: string; ms: number }> {
+  const t0 = Date.now();
+  try {
+    const r = await run(process.execPath, [join(REPO_ROOT, 'bin', 'evolution.js'), ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...infraEnv(), EVOLUTION_CLIENT_CONNECT_TIMEOUT: `${TIMEOUT_MS / 1000}s` },
+      timeout: 120_000,
+    });
+    return { code: 0, stderr: r.stderr, ms: Date.now() - t0 };
+  } catch (e) {
+    const err = e as { code: number; stderr: string };
+    return { code: err.code, stderr: err.stderr, ms: Date.now() - t0 };
+  }
+}
+
+/** The CLI's answer: exit 1 and the one line of the vocabulary, within the bound (plus the CLI's own start-up). */
+function expectCliUnreachable(what: string, r: { code: number; stderr: string; ms: number }, service: string, address: string, variable: string): void {
+  expect(r.code, `${what}: ${r.stderr}`).toBe(1);
+  const lines = r.stderr.trim().split('\n');
+  expect(lines, what).toHaveLength(1);
+  const [command] = what.split(' ');
+  expect(lines[0], what).toMatch(new RegExp(`^evolution ${command}: ${oneLine(service, address, variable).source.slice(1)}`));
+  expect(r.ms, `${what} took ${r.ms} ms`).toBeLessThan(BOUND_MS + 30_000);
+}
+
+/** The console's answer: 503 and the same line as JSON, within the bound. */
+async function expectConsoleUnreachable(path: string, service: string, address: string, variable: string): Promise<void> {
+  const t0 = Date.now();
+  const res = await fetch(`${web.url}${path}`, { headers: { authorization: `Bearer ${ops.token}` } });
+  const ms = Date.now() - t0;
+  expect(res.status, path).toBe(503);
+  const body = (await res.json()) as { error: string; message: string };
+  expect(body.error, path).toBe('ServiceUnavailableError');
+  expect(body.message, path).toMatch(oneLine(service, address, variable));
+  expect(ms, `${path} took ${ms} ms`).toBeLessThan(BOUND_MS);
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/`]/g, '\\$&');
+const oneLine = (service: string, address: string, variable: string) => new RegExp(`^${service} at ${escape(address)} cannot be reached \\([^)]+\\)${escape(remedy(variable))}$`);
 
 const remedy = (variable: string) => `: run \`npx evolution infra up\` for the local services, or set ${variable} to where it runs`;
 
@@ -91,6 +165,13 @@ describe('client calls while a service is down', () => {
         endpoint,
         'S3_ENDPOINT',
       );
+      // The application says the same: the CLI, and the console (503). Job views need no
+      // storage (jobs waiting for it are what an operator looks for during an outage).
+      expectCliUnreachable('pending --app', await evolution(['pending', '--app', consoleApp]), 'S3', endpoint, 'S3_ENDPOINT');
+      await expectConsoleUnreachable(`/api/skills?scope=${encodeURIComponent(consoleScope)}`, 'S3', endpoint, 'S3_ENDPOINT');
+      const jobs = await evolution(['jobs', '--app', consoleApp]);
+      expect(jobs, jobs.stderr).toMatchObject({ code: 0, stderr: '' });
+      expect((await fetch(`${web.url}/api/jobs?scope=${encodeURIComponent(consoleScope)}`, { headers: { authorization: `Bearer ${ops.token}` } })).status).toBe(200);
     } finally {
       await infraUp({ only: ['s3'] });
     }
@@ -116,8 +197,39 @@ describe('client calls while a service is down', () => {
         ['getExperiment', () => getExperiment(deps, uniqueName('exp'))],
       ];
       for (const [what, call] of calls) expectUnreachable(what, await failure(call), 'Temporal', address, 'TEMPORAL_ADDRESS');
+      expectCliUnreachable('jobs --app', await evolution(['jobs', '--app', consoleApp]), 'Temporal', address, 'TEMPORAL_ADDRESS');
+      expectCliUnreachable('pending --app', await evolution(['pending', '--app', consoleApp]), 'Temporal', address, 'TEMPORAL_ADDRESS');
+      await expectConsoleUnreachable('/api/pending', 'Temporal', address, 'TEMPORAL_ADDRESS');
+      await expectConsoleUnreachable(`/api/jobs?scope=${encodeURIComponent(consoleScope)}`, 'Temporal', address, 'TEMPORAL_ADDRESS');
+      // A page says it in its body, with the same status.
+      const page = await fetch(`${web.url}/jobs?scope=${encodeURIComponent(consoleScope)}`, { headers: { cookie: signedIn } });
+      expect(page.status).toBe(503);
+      expect(await page.text()).toContain(`Temporal at ${address} cannot be reached`);
     } finally {
       await infraUp({ only: ['temporal'] });
     }
   }, 600_000);
+
+  it('Temporal accepting connections but not answering (stopped with SIGSTOP): the CLI, the console and the client answer within the deadline', async () => {
+    const scopeKey = `apps/${uniqueName('temporal-hung')}`;
+    const hungDeps = { client: temporal.client, store, config };
+    const address = config.temporal.address;
+    const pid = readState().services.temporal!.pid!;
+    const signal = (sig: NodeJS.Signals) => {
+      try {
+        process.kill(-pid, sig);
+      } catch {
+        process.kill(pid, sig);
+      }
+    };
+    signal('SIGSTOP');
+    try {
+      expectUnreachable('listLearningJobs', await failure(() => listLearningJobs(hungDeps, scopeKey)), 'Temporal', address, 'TEMPORAL_ADDRESS');
+      await expectConsoleUnreachable(`/api/jobs?scope=${encodeURIComponent(consoleScope)}`, 'Temporal', address, 'TEMPORAL_ADDRESS');
+      // The CLI's probe connects (the kernel accepts for the stopped server): the connection itself must give up in time.
+      expectCliUnreachable('jobs --app', await evolution(['jobs', '--app', consoleApp]), 'Temporal', address, 'TEMPORAL_ADDRESS');
+    } finally {
+      signal('SIGCONT');
+    }
+  }, 300_000);
 });
