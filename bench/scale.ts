@@ -16,7 +16,7 @@ import { loadConfig } from '../runtime/config';
 import { startLearningJob, waitForLearningJob } from '../client/learning';
 import { rollbackSkill } from '../client/rollback';
 import { SkillRepository } from '../client/skill-repository';
-import { nextPointer, type EvolutionConfig, type Revision, type SessionEvent } from '../core';
+import { nextPointer, type EvolutionConfig, type Revision, type SessionEvent, type UsageSummary } from '../core';
 import { approvalWorkflowId } from '../core/workflow-ids';
 import { approvalWorkflow } from '../workflows';
 import { startMainWorker, type RunningWorker } from '../workers/in-process';
@@ -103,6 +103,19 @@ function heldRevision(scopeKey: string, app: string, skillId: string, parentId: 
   };
 }
 
+/**
+ * Waits (reading around the proxy) until the scope's usage workflow has counted what an
+ * operation wrote: its burst writes the usage summary after the operation returns, and
+ * belongs to the operation's count, not the next one's.
+ */
+async function counted(store: SkillStore, scopeKey: string, done: (summary: UsageSummary) => boolean): Promise<void> {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+    const read = await store.readUsage(scopeKey);
+    if (read && done(read.summary)) return;
+  }
+  throw new Error(`the usage summary of ${scopeKey} did not follow the operation within 60 s`);
+}
+
 async function perOperation(ctx: BenchContext, w: RunningWorker, store: SkillStore, proxy: CountingProxy, skills: number) {
   const deps = { client: w.client, store, config: w.config };
   const ops: Record<string, Measured[]> = {};
@@ -124,6 +137,7 @@ async function perOperation(ctx: BenchContext, w: RunningWorker, store: SkillSto
         const out = await waitForLearningJob({ client: w.client, store }, jobId, { timeoutMs: 120_000 });
         if (out.revisions[0]?.action !== 'create' || out.revisions[0]?.status !== 'active') throw new Error(`create did not publish: ${JSON.stringify(out)}`);
         skillId = out.revisions[0].skillId;
+        await counted(store, scopeKey, (u) => u.sessions === 1 && u.governance?.counts.promoted === 1);
       }),
     );
     jobHistory = Math.max(jobHistory, await historyBytes(w.client, jobId));
@@ -133,6 +147,7 @@ async function perOperation(ctx: BenchContext, w: RunningWorker, store: SkillSto
         const started = await startLearningJob(deps, { app, user: 'u', sessionId: 's1', events: session('weather-report-followup', name) });
         const out = await waitForLearningJob({ client: w.client, store }, started.jobWorkflowId, { timeoutMs: 120_000 });
         if (out.revisions[0]?.action !== 'update' || out.revisions[0]?.status !== 'active') throw new Error(`update did not publish: ${JSON.stringify(out)}`);
+        await counted(store, scopeKey, (u) => u.sessions === 2 && u.governance?.counts.promoted === 2);
       }),
     );
     add(
@@ -141,9 +156,16 @@ async function perOperation(ctx: BenchContext, w: RunningWorker, store: SkillSto
         const started = await startLearningJob(deps, { app, user: 'u', sessionId: 's2', events: session('small-talk') });
         const out = await waitForLearningJob({ client: w.client, store }, started.jobWorkflowId, { timeoutMs: 120_000 });
         if (out.status !== 'policy_skipped') throw new Error(`expected a policy skip: ${out.status}`);
+        await counted(store, scopeKey, (u) => u.sessions === 3);
       }),
     );
-    add('rollback', await measure(proxy, () => rollbackSkill({ client: w.client, config: w.config }, { scopeKey, skillId, reviewer: 'bench' })));
+    add(
+      'rollback',
+      await measure(proxy, async () => {
+        await rollbackSkill({ client: w.client, config: w.config }, { scopeKey, skillId, reviewer: 'bench' });
+        await counted(store, scopeKey, (u) => !!u.recentEvents?.some((e) => e.action === 'rollback'));
+      }),
+    );
     // A held revision (stored directly), then its approval through the approval workflow.
     const current = (await store.readActive(scopeKey, skillId))!.pointer;
     const held = await store.createRevision(heldRevision(scopeKey, app, skillId, current.revisionId, r));
@@ -152,7 +174,13 @@ async function perOperation(ctx: BenchContext, w: RunningWorker, store: SkillSto
       workflowId: approvalWorkflowId(held.id),
       args: [{ revision: { scopeKey, skillId, revisionId: held.id } }],
     });
-    add('approval', await measure(proxy, () => decideRevision({ client: w.client, store }, held.id, { decision: 'approve', reviewer: 'bench' })));
+    add(
+      'approval',
+      await measure(proxy, async () => {
+        await decideRevision({ client: w.client, store }, held.id, { decision: 'approve', reviewer: 'bench' });
+        await counted(store, scopeKey, (u) => u.governance?.counts.humanApproved === 1);
+      }),
+    );
     const agentStore = createSkillStore({ ...w.config.s3, endpoint: proxy.endpoint });
     const repo = new SkillRepository(agentStore, { mode: 'app', app });
     await repo.refresh();
