@@ -6,6 +6,8 @@ import { learningActivities } from './learning';
 import { createOpenAIClient } from './llm/openai-client';
 import { publisherActivities } from './publisher';
 import { recordActivities } from './record';
+import { rolloutActivities } from './rollout';
+import type { StartRollout } from './rollout-start';
 import { scopeIndexActivities } from './scope-index';
 import type { SignalIndex } from './scope-index-signal';
 import { scopeRecording, usageActivities, type RecordScope } from './usage';
@@ -21,22 +23,30 @@ export interface ActivityDeps {
    */
   recordScope?: RecordScope;
   store?: SkillStore;
+  /** How a canary publication starts its rollout workflow (the worker's client); none: every revision publishes as without EVOLUTION_CANARY. */
+  startRollout?: StartRollout;
 }
 
 /** Every application activity, wired to one S3 store and one OpenAI client per worker. */
-export function createActivities(config: EvolutionConfig, { signalIndex, recordScope, store: plainStore = createSkillStore(config.s3) }: ActivityDeps) {
+export function createActivities(config: EvolutionConfig, { signalIndex, recordScope, startRollout, store: plainStore = createSkillStore(config.s3) }: ActivityDeps) {
   const openai = createOpenAIClient(config.llm);
   const recording = recordScope ? scopeRecording(recordScope) : undefined;
   const store = recording ? recording.recordingStore(plainStore) : plainStore;
   const noteSession = recording?.noteSession;
   const record = recordActivities({ store, noteSession });
-  const publisher = publisherActivities({ store, signalIndex });
+  const canarySettings = config.governance.canary;
+  const canary =
+    canarySettings && canarySettings.policy !== 'none' && startRollout
+      ? { ...canarySettings, startRollout, storageOutageToleranceMs: config.runtime.storageOutageToleranceMs }
+      : undefined;
+  const publisher = publisherActivities({ store, signalIndex, ...(canary ? { canary } : {}) });
   const activities = {
     ...learningActivities({ config, store, openai, noteSession }),
     ...record,
     ...publisher,
     ...jobPublicationActivities({ store, recordRevision: record.recordRevision, publishRevision: publisher.publishRevision, noteSession }),
     ...scopeIndexActivities({ store }),
+    ...rolloutActivities({ store, signalIndex }),
     ...usageActivities({ store }),
     ...gepaActivities({ config, store, openai }),
     ...curationActivities({ config, store, openai, recordRevision: record.recordRevision, publishRevision: publisher.publishRevision }),

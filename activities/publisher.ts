@@ -21,6 +21,8 @@ import { rejectionNote } from '../core/governance/rejections';
 import { withStoreErrors } from './errors';
 import { whileHeartbeating } from './heartbeat';
 import type { SignalIndex } from './scope-index-signal';
+import type { StartRollout } from './rollout-start';
+import { goesThroughCanary, type CanaryPolicy, type RolloutSettings } from '../core/rollout';
 import { indexChangeFor, retryOnConflict, type SkillStore } from '../storage';
 
 export interface PublishInput {
@@ -46,11 +48,22 @@ export interface PublishInput {
 export interface PublishResult {
   status: RevisionStatus;
   outcome: 'published' | 'stale_parent';
+  /** Published as a canary (EVOLUTION_CANARY): this share of sessions loads it; its rollout workflow decides the rest. */
+  canary?: { fraction: number; stableRevisionId: string };
   /**
    * The pointer seq announced to the scope's index workflow, when the caller is to wait for
    * it (its IndexApplied ack carries it) or did not ask to wait (`awaitIndex: false`).
    */
   indexSeq?: number;
+}
+
+/** Staged rollout: which revisions publish as a canary, how their rollout moves, and how it is started (the worker's client). */
+export interface CanaryPublishing {
+  policy: CanaryPolicy;
+  rollout: RolloutSettings;
+  startRollout: StartRollout;
+  /** How long a rollout's decisions wait out storage outages (EVOLUTION_STORAGE_OUTAGE_TOLERANCE). */
+  storageOutageToleranceMs?: number;
 }
 
 /** The rollback workflow's request, with its workflow time and operation id. */
@@ -66,8 +79,14 @@ export interface PointerOperation {
   at: string;
   actor: string;
   reason: string;
-  action: Extract<AuditAction, 'promote' | 'approve' | 'auto_expire' | 'rollback' | 'delete' | 'import'>;
+  action: Extract<AuditAction, 'promote' | 'approve' | 'auto_expire' | 'rollback' | 'delete' | 'import' | 'canary_start' | 'canary_step' | 'canary_promote' | 'canary_rollback'>;
+  /** What the operation is about (its log entry names `target.revisionId`), and what it writes unless `resolve` says otherwise. */
   target: PointerTarget;
+  /**
+   * The pointer to write, from the pointer as read now (a canary's step builds on the live
+   * canary), or why the operation no longer applies (nothing is logged or written then).
+   */
+  resolve?: (current: ActivePointer | undefined) => PointerTarget | { refused: string };
   requireParentId?: string;
   /** Runs once the operation is known to apply, before the pointer moves (records the decision on the revision). */
   beforeApply?: () => Promise<void>;
@@ -77,7 +96,9 @@ export interface PointerOperation {
 
 /** `pointer` is what this attempt wrote (absent when an earlier attempt applied the operation). */
 export type PointerOperationResult =
-  Exclude<PublicationDecision, { kind: 'apply' } | { kind: 'applied' }> | { kind: 'applied'; applied: AppliedOperation; pointer?: ActivePointer };
+  | Exclude<PublicationDecision, { kind: 'apply' } | { kind: 'applied' }>
+  | { kind: 'applied'; applied: AppliedOperation; pointer?: ActivePointer }
+  | { kind: 'refused'; reason: string; pointer?: ActivePointer };
 
 /**
  * The one way a pointer moves (publication, approval, auto-expiry, rollback, delete,
@@ -98,6 +119,8 @@ export async function movePointer(store: SkillStore, op: PointerOperation): Prom
       const current = op.expectNew && firstTry ? undefined : await store.readActive(op.scopeKey, op.skillId);
       firstTry = false;
       let decision = decidePublication({ pointer: current?.pointer, opId: op.opId, baseSeq, requireParentId: op.requireParentId });
+      const resolved = decision.kind === 'apply' && op.resolve ? op.resolve(current?.pointer) : op.target;
+      if ('refused' in resolved) return { kind: 'refused', reason: resolved.refused, pointer: current?.pointer };
       if (decision.kind === 'apply' && !logged) {
         const { written } = await store.appendAudit({
           id: logId,
@@ -123,7 +146,7 @@ export async function movePointer(store: SkillStore, op: PointerOperation): Prom
         await op.beforeApply?.();
         prepared = true;
       }
-      const next = nextPointer(current?.pointer, op.target, op);
+      const next = nextPointer(current?.pointer, resolved, op);
       await store.writeActive(op.scopeKey, op.skillId, next, current?.etag ?? null);
       return { kind: 'applied', applied: next.recent.at(-1)!, pointer: next };
     },
@@ -142,7 +165,7 @@ export function pointerTargetOf(rev: Pick<Revision, 'id' | 'skillId' | 'action' 
  * revisions; the scope index is materialized by the scope's index workflow,
  * which each operation signals with the pointer it leaves behind.
  */
-export function publisherActivities({ store, signalIndex }: { store: SkillStore; signalIndex: SignalIndex }) {
+export function publisherActivities({ store, signalIndex, canary }: { store: SkillStore; signalIndex: SignalIndex; canary?: CanaryPublishing }) {
   async function mustRead(ref: RevisionRef): Promise<Revision> {
     const rev = await store.readRevision(ref.scopeKey, ref.skillId, ref.revisionId);
     if (!rev) throw ApplicationFailure.nonRetryable(`revision ${ref.revisionId} of skill ${ref.skillId} does not exist in ${ref.scopeKey}`, NON_RETRYABLE.store);
@@ -190,15 +213,35 @@ export function publisherActivities({ store, signalIndex }: { store: SkillStore;
           if (rev.status === 'active' || rev.status === 'archived') return;
           await store.transitionRevision(input.revision, { to: 'active', reason: input.reason, at: input.at, patch: { ...(human ? { human } : {}), promotedAt: input.at } });
         };
+        // Staged rollout: one extra GET, only when a canary policy is set and the revision is an update.
+        const livePointer = canary && canary.policy !== 'none' && rev.action === 'update' ? (await store.readActive(rev.scopeKey, rev.skillId))?.pointer : undefined;
+        const asCanary = canary !== undefined && livePointer !== undefined && !livePointer.deleted && goesThroughCanary(canary.policy, rev, livePointer.revisionId);
+        const fraction = canary?.rollout.steps[0] ?? 0;
         const result = await movePointer(store, {
           scopeKey: rev.scopeKey,
           skillId: rev.skillId,
           opId: input.opId,
           at: input.at,
           actor: input.actor,
-          reason: input.reason,
-          action: rev.action === 'delete' ? 'delete' : input.auditAction,
+          reason: asCanary ? `${input.reason} (canary: ${(fraction * 100).toFixed(1)} % of sessions)` : input.reason,
+          action: rev.action === 'delete' ? 'delete' : asCanary ? 'canary_start' : input.auditAction,
           target: pointerTargetOf(rev),
+          // The stable revision is whatever is live when the pointer moves (a newer canary supersedes an older one).
+          ...(asCanary
+            ? {
+                resolve: (current: ActivePointer | undefined) =>
+                  current && !current.deleted
+                    ? {
+                        skillId: rev.skillId,
+                        revisionId: current.revisionId,
+                        managed: current.managed,
+                        spec: current.spec,
+                        deleted: false,
+                        canary: { revisionId: rev.id, spec: rev.spec!, fraction, startedAt: input.at },
+                      }
+                    : pointerTargetOf(rev),
+              }
+            : {}),
           requireParentId: input.requireParentId,
           beforeApply: recordDecision,
           expectNew: rev.action === 'create' && !rev.parentId,
@@ -211,9 +254,24 @@ export function publisherActivities({ store, signalIndex }: { store: SkillStore;
         }
         // Applied now or by an earlier attempt: finish what that attempt may not have (all idempotent).
         await recordDecision();
+        const now = result.kind === 'applied' ? (result.pointer ?? (await store.readActive(rev.scopeKey, rev.skillId))?.pointer) : undefined;
+        const live = now && !now.deleted && now.canary?.revisionId === rev.id ? { canary: now.canary, stableRevisionId: now.revisionId } : undefined;
+        const startedCanary = live ? { fraction: live.canary.fraction, stableRevisionId: live.stableRevisionId } : undefined;
+        // The canary is on the pointer (now or by an earlier attempt): its rollout runs (a second start is a no-op).
+        if (live && canary) {
+          await canary.startRollout({
+            scopeKey: rev.scopeKey,
+            skillId: rev.skillId,
+            candidateRevisionId: rev.id,
+            stableRevisionId: live.stableRevisionId,
+            startedAt: live.canary.startedAt,
+            settings: canary.rollout,
+            ...(canary.storageOutageToleranceMs !== undefined ? { storageOutageToleranceMs: canary.storageOutageToleranceMs } : {}),
+          });
+        }
         if (rev.shadowBypassed) await audit(rev, input.opId, 'shadow_bypass', input.at, input.actor, 'published in shadow mode despite gate verdicts', 'active');
         const indexSeq = await announce(rev.scopeKey, rev.skillId, result.kind === 'applied' ? result.pointer : undefined, input.awaitIndex ?? true);
-        return { status: result.kind === 'superseded' ? 'archived' : 'active', outcome: 'published', indexSeq };
+        return { status: result.kind === 'superseded' ? 'archived' : 'active', outcome: 'published', indexSeq, ...(startedCanary ? { canary: startedCanary } : {}) };
       }),
     );
   }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { parseDuration } from './duration';
 import { CustomHumanGatePolicySchema, type HumanGatePolicy } from './learning/gates/human-policy';
+import { DEFAULT_ROLLOUT_SETTINGS, validateRolloutSettings, type RolloutSettings } from './rollout/decision';
+import { parseCanaryPolicy, type CanaryPolicy } from './rollout/policy';
 
 /**
  * Every setting of the system, read from environment variables (names below).
@@ -58,6 +60,25 @@ const humanGatePolicy = z
 
 export const HUMAN_GATE_MODES = ['none', 'create_only', 'always'] as const;
 
+const canaryPolicy = z.string().transform((v, ctx): CanaryPolicy => {
+  try {
+    return parseCanaryPolicy(v);
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: (e as Error).message });
+    return z.NEVER;
+  }
+});
+/** Percentages, ascending, each in (0, 100): "5,25,50". */
+const canarySteps = z.string().transform((v, ctx): number[] => {
+  const steps = v.split(',').map((p) => Number(p.trim()) / 100);
+  if (steps.some((f) => !(f > 0 && f < 1)) || steps.some((f, i) => i > 0 && f <= steps[i - 1]!)) {
+    ctx.addIssue({ code: 'custom', message: 'must be ascending percentages in (0, 100), e.g. 5,25,50' });
+    return z.NEVER;
+  }
+  return steps;
+});
+const positiveDuration = duration.refine((ms) => ms !== undefined && ms > 0, 'must be a positive duration');
+
 /** Env var name → schema (with defaults as strings, exactly as a user would type them). */
 const ENV = {
   TEMPORAL_ADDRESS: hostPort.default('127.0.0.1:7233'),
@@ -89,6 +110,12 @@ const ENV = {
   EVOLUTION_APPROVAL_TIMEOUT: duration.prefault('none'),
   EVOLUTION_APPROVAL_EXPIRY_ACTION: z.enum(['promote', 'reject']).default('reject'),
   EVOLUTION_SHADOW_MODE: bool.prefault('false'),
+  EVOLUTION_CANARY: canaryPolicy.prefault('none'),
+  EVOLUTION_CANARY_STEPS: canarySteps.prefault('5,25,50'),
+  EVOLUTION_CANARY_MIN_SAMPLE: int.refine((n) => n >= 1, 'must be at least 1').prefault('100'),
+  EVOLUTION_CANARY_MAX_DURATION: positiveDuration.prefault('7d'),
+  EVOLUTION_CANARY_ON_EXPIRY: z.enum(['rollback', 'hold', 'promote']).default('rollback'),
+  EVOLUTION_CANARY_CHECK_INTERVAL: positiveDuration.prefault('1m'),
   EVOLUTION_MIN_TOOL_CALLS: int.prefault('4'),
   EVOLUTION_QUARANTINE_AFTER_FAILURES: int.refine((n) => n >= 1, 'must be at least 1').prefault('3'),
   EVOLUTION_EFFECTIVENESS_THRESHOLD: ratio.prefault('0.8'),
@@ -137,6 +164,8 @@ export interface EvolutionConfig {
     /** What an approval timeout does to a low-risk revision (high-risk ones are always rejected). */
     approvalExpiryAction: 'promote' | 'reject';
     shadowMode: boolean;
+    /** Staged rollout: which revisions publish as a canary (EVOLUTION_CANARY, default none) and how their rollout moves. */
+    canary?: { policy: CanaryPolicy; rollout: RolloutSettings };
     /** Tool calls that make a delta worth reviewing; negative disables the rule. */
     minToolCalls: number;
     /** Failed reviews of the same delta after which the next job quarantines it. */
@@ -244,6 +273,17 @@ export function parseConfig(env: Record<string, string | undefined>): EvolutionC
       approvalTimeoutMs: p.EVOLUTION_APPROVAL_TIMEOUT,
       approvalExpiryAction: p.EVOLUTION_APPROVAL_EXPIRY_ACTION,
       shadowMode: p.EVOLUTION_SHADOW_MODE,
+      canary: {
+        policy: p.EVOLUTION_CANARY,
+        rollout: validateRolloutSettings({
+          ...DEFAULT_ROLLOUT_SETTINGS,
+          steps: p.EVOLUTION_CANARY_STEPS,
+          minSamplePerCohort: p.EVOLUTION_CANARY_MIN_SAMPLE,
+          maxDurationMs: p.EVOLUTION_CANARY_MAX_DURATION!,
+          onExpiry: p.EVOLUTION_CANARY_ON_EXPIRY,
+          checkIntervalMs: p.EVOLUTION_CANARY_CHECK_INTERVAL!,
+        }),
+      },
       minToolCalls: p.EVOLUTION_MIN_TOOL_CALLS,
       quarantineAfterFailures: p.EVOLUTION_QUARANTINE_AFTER_FAILURES,
       effectivenessThreshold: p.EVOLUTION_EFFECTIVENESS_THRESHOLD,

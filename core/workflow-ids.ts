@@ -123,3 +123,8 @@ export function curatorRunWorkflowId(scopeKey: string, at: string, purpose: 'now
 export function evaluationRunWorkflowId(runId: string): string {
   return `evaluate/${runId}`;
 }
+
+/** The staged rollout of one candidate revision (a canary): an approver needs nothing but the revision id. */
+export function rolloutWorkflowId(candidateRevisionId: string): string {
+  return `rollout/${safeSegment(candidateRevisionId)}`;
+}

@@ -6,6 +6,7 @@ import type { EvolutionConfig } from '../core';
 import { createActivities } from '../activities';
 import { clientIndexUpdater } from '../activities/scope-index-signal';
 import { clientScopeRecorder } from '../activities/usage';
+import { clientRolloutStarter } from '../activities/rollout-start';
 import { connectWorkerTemporal } from './connection';
 import { productMetricsInterceptor } from './telemetry/product-metrics';
 import type { Tracing } from '../runtime/tracing/otel';
@@ -64,6 +65,7 @@ export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worke
     activities: createActivities(config, {
       signalIndex: clientIndexUpdater(indexClient, taskQueue),
       recordScope: clientScopeRecorder(indexClient, taskQueue, config.runtime.storageOutageToleranceMs),
+      startRollout: clientRolloutStarter(indexClient, taskQueue),
     }),
     // Activities keep the default payload converter: only workflow code decodes evaluator answers.
     dataConverter: evolutionDataConverter(config),

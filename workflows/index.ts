@@ -33,3 +33,4 @@ export { recertificationWorkflow, type RecertificationInput, type Recertificatio
 export { curatorWorkflow, type CuratorInput, type CuratorResult } from './curator';
 export { evaluationRunWorkflow, type EvaluationRunInput, type EvaluationRunResult } from './evaluation';
 export { evaluationProgressQuery } from '../core/workflow-api/evaluation';
+export { rolloutWorkflow, promoteRolloutUpdate, abortRolloutUpdate, rolloutStatusQuery, type RolloutInput, type RolloutResult, type RolloutStatus } from './rollout';

@@ -24,16 +24,25 @@ export function publicationReason(gated: Pick<Revision, 'shadowBypassed'>): stri
   return gated.shadowBypassed ? 'shadow mode: published despite gate verdicts' : 'all gates passed';
 }
 
-/** What publishing a revision reads of it: a job passes this much of the revision it just stored, not its gates and provenance. */
-export type PublishableRevision = Pick<Revision, 'id' | 'skillId' | 'scopeKey' | 'action' | 'status' | 'parentId' | 'spec' | 'human' | 'shadowBypassed' | 'history'>;
+/**
+ * What publishing a revision reads of it: a job passes this much of the revision it just
+ * stored, not its gates and provenance (`source` and the risk tier decide whether it
+ * publishes as a canary, EVOLUTION_CANARY).
+ */
+export type PublishableRevision = Pick<
+  Revision,
+  'id' | 'skillId' | 'scopeKey' | 'action' | 'source' | 'risk' | 'status' | 'parentId' | 'spec' | 'human' | 'shadowBypassed' | 'history'
+>;
 
 export function publishableOf(rev: PublishableRevision): PublishableRevision {
-  const { id, skillId, scopeKey, action, status, parentId, spec, human, shadowBypassed, history } = rev;
+  const { id, skillId, scopeKey, action, source, risk, status, parentId, spec, human, shadowBypassed, history } = rev;
   return {
     id,
     skillId,
     scopeKey,
     action,
+    source,
+    ...(risk === undefined ? {} : { risk: { tier: risk.tier, reasons: [] } }),
     status,
     ...(parentId === undefined ? {} : { parentId }),
     ...(spec === undefined ? {} : { spec }),

@@ -2,3 +2,4 @@ export * from './cohort';
 export * from './sequential';
 export * from './decision';
 export * from './policy';
+export * from './progress';

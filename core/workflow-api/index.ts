@@ -8,3 +8,4 @@ export * from './rollback';
 export * from './experiment';
 export * from './import-skill';
 export * from './curator';
+export * from './rollout';

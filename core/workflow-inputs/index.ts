@@ -10,3 +10,4 @@ export { checkEvaluationBatchInput } from './evaluation-batch';
 export { checkImportSkillInput } from './import-skill';
 export { checkCuratorInput } from './curator';
 export { checkEvaluationRunInput } from './evaluation-run';
+export { checkRolloutInput } from './rollout';

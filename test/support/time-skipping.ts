@@ -3,6 +3,7 @@ import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { clientIndexSignaller } from '../../activities/scope-index-signal';
 import { clientScopeRecorder } from '../../activities/usage';
+import { clientRolloutStarter } from '../../activities/rollout-start';
 import { createSkillStore, type SkillStore } from '../../storage';
 import { scopeKey as scopeKeyOf, skillIdForName, type EvolutionConfig, type Revision, type SkillSpec } from '../../core';
 import { buildGovernedRevision, type GovernanceSettings, type RevisionRef } from '../../core/governance';
@@ -27,10 +28,13 @@ export interface TimeSkippingHarness {
   store: SkillStore;
   /** Runs `fn` while the worker polls; the worker keeps running for later calls. */
   run<T>(fn: () => Promise<T>): Promise<T>;
+  /** Shuts the worker down (as a deployment stops it) and starts a new one on the same task queue: workflows resume from history. */
+  restartWorker(): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startTimeSkipping(adjust: (c: EvolutionConfig) => EvolutionConfig = (c) => c): Promise<TimeSkippingHarness> {
+/** restartable: workers keep no workflow cache, so `restartWorker` hands every workflow to the new worker. */
+export async function startTimeSkipping(adjust: (c: EvolutionConfig) => EvolutionConfig = (c) => c, opts: { restartable?: boolean } = {}): Promise<TimeSkippingHarness> {
   const base = await realServices(['s3', 'model']);
   const taskQueue = uniqueName('ts-tq');
   const config = adjust({ ...base, temporal: { ...base.temporal, taskQueue } });
@@ -47,23 +51,41 @@ export async function startTimeSkipping(adjust: (c: EvolutionConfig) => Evolutio
       }),
     ),
   });
-  const worker = await Worker.create({
-    connection: env.nativeConnection,
-    namespace: env.namespace ?? 'default',
-    taskQueue,
-    workflowBundle: await workflowBundle(),
-    // Publications signal the scope index workflow, and governance writes the scope usage workflow (the counters), on this (time-skipping) server.
-    activities: createActivities(config, { signalIndex: clientIndexSignaller(env.client, taskQueue), recordScope: clientScopeRecorder(env.client, taskQueue) }),
-  });
-  const running = worker.run();
+  const newWorker = async () =>
+    Worker.create({
+      connection: env.nativeConnection,
+      namespace: env.namespace ?? 'default',
+      taskQueue,
+      workflowBundle: await workflowBundle(),
+      // Publications signal the scope index workflow, and governance writes the scope usage workflow (the counters), on this (time-skipping) server; a canary publication (EVOLUTION_CANARY) starts its rollout there.
+      activities: createActivities(config, {
+        signalIndex: clientIndexSignaller(env.client, taskQueue),
+        recordScope: clientScopeRecorder(env.client, taskQueue),
+        startRollout: clientRolloutStarter(env.client, taskQueue),
+      }),
+      // The time-skipping server does not move a stopped worker's sticky workflow tasks back to the task queue; without a cache there are none.
+      ...(opts.restartable ? { maxCachedWorkflows: 0 } : {}),
+    });
+  let worker = await newWorker();
+  let running = worker.run();
   return {
     env,
-    worker,
+    get worker() {
+      return worker;
+    },
     taskQueue,
     config,
     store: createSkillStore(config.s3),
     // The worker runs for the whole file; this only surfaces a worker crash as a test failure.
     run: <T>(fn: () => Promise<T>) => Promise.race([fn(), running.then(() => Promise.reject(new Error('worker stopped'))) as Promise<T>]),
+    async restartWorker() {
+      const stopped = running;
+      running = new Promise<void>(() => {}); // a run() racing through the restart sees no stop
+      worker.shutdown();
+      await stopped;
+      worker = await newWorker();
+      running = worker.run();
+    },
     async close() {
       worker.shutdown();
       await running;

@@ -59,6 +59,8 @@ describe('publishableOf', () => {
       skillId: decided.skillId,
       scopeKey: decided.scopeKey,
       action: decided.action,
+      source: decided.source,
+      ...(decided.risk ? { risk: { tier: decided.risk.tier, reasons: [] } } : {}),
       status: 'active',
       spec: decided.spec,
       human: decided.human,

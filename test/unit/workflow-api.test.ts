@@ -16,6 +16,7 @@ describe('workflow API (core/workflow-api)', () => {
     expect(api.EXPERIMENT_WORKFLOW).toBe(workflows.experimentWorkflow.name);
     expect(api.IMPORT_SKILL_WORKFLOW).toBe(workflows.importSkillWorkflow.name);
     expect(api.CURATOR_WORKFLOW).toBe(workflows.curatorWorkflow.name);
+    expect(api.ROLLOUT_WORKFLOW).toBe(workflows.rolloutWorkflow.name);
   });
 
   it('declares each workflow with its own signature', () => {
@@ -25,12 +26,15 @@ describe('workflow API (core/workflow-api)', () => {
     expectTypeOf(workflows.experimentWorkflow).toEqualTypeOf<api.ExperimentWorkflow>();
     expectTypeOf(workflows.importSkillWorkflow).toEqualTypeOf<api.ImportSkillWorkflow>();
     expectTypeOf(workflows.curatorWorkflow).toEqualTypeOf<api.CuratorWorkflow>();
+    expectTypeOf(workflows.rolloutWorkflow).toEqualTypeOf<api.RolloutWorkflow>();
   });
 
   it('is where the workflows take their message definitions from (one object each, as @temporalio/workflow would build it)', () => {
     expect(workflows.submitSegmentSignal).toBe(api.submitSegmentSignal);
     expect(workflows.decideUpdate).toBe(api.decideUpdate);
     expect(workflows.experimentProgressQuery).toBe(api.experimentProgressQuery);
+    expect(workflows.promoteRolloutUpdate).toBe(api.promoteRolloutUpdate);
+    expect(workflows.abortRolloutUpdate).toBe(api.abortRolloutUpdate);
     expect(api.submitSegmentSignal).toEqual({ type: 'signal', name: 'submitSegment' });
     expect(api.decideUpdate).toEqual({ type: 'update', name: 'decideWithAnswer' });
     expect(api.approvalStatusQuery).toEqual({ type: 'query', name: 'status' });

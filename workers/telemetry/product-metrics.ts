@@ -32,6 +32,10 @@ export const PRODUCT_METRICS = {
   experiments: 'evolution_experiments',
   usageSessions: 'evolution_usage_sessions',
   skillLoads: 'evolution_skill_loads',
+  /** Staged rollouts: canaries started, steps up, promotions, rollbacks and holds, by who decided (the test or an approver). */
+  rolloutDecisions: 'evolution_rollout_decisions',
+  /** Looks at a canary's cohorts (one S3 GET each), by whether the read succeeded. */
+  rolloutChecks: 'evolution_rollout_checks',
 } as const;
 
 type Args = readonly unknown[];
@@ -89,7 +93,16 @@ export function observe(activityType: string, args: Args, result: unknown, error
       if (!failed) revisionWritten(obj(input.revision));
       break;
     case 'publishRevision':
-      if (!failed) published(str(input.auditAction));
+      if (failed) break;
+      published(str(input.auditAction));
+      if (obj(result).canary) count(PRODUCT_METRICS.rolloutDecisions, { decision: 'start', decided_by: 'publisher', outcome: 'applied' });
+      break;
+    case 'applyRolloutDecision':
+      if (!failed)
+        count(PRODUCT_METRICS.rolloutDecisions, { decision: str(input.kind), decided_by: input.actor === 'rollout' ? 'rollout' : 'approver', outcome: str(obj(result).outcome) });
+      break;
+    case 'readCanaryCohorts':
+      count(PRODUCT_METRICS.rolloutChecks, { outcome: failed ? 'failure' : 'success' });
       break;
     case 'recordAndPublishRevision':
       // A learning job's publication: it records the revision, then promotes it.
