@@ -311,6 +311,17 @@ export function learningActivities({ config, store, openai, noteSession }: Learn
      * reviewer's attempts (see asModelAnswer).
      */
     async reviewSession({ segment, reviewedAfter, indexEtag }: ReviewSessionInput): Promise<ReviewDecision> {
+      // An earlier attempt's answer whose completion never reached Temporal (down while the
+      // model answered; the step then timed out) is used as it is: one model call per review.
+      const { workflowExecution, activityId, attempt } = Context.current().info;
+      const answerAt = workflowExecution && { scopeKey: segment.scopeKey, sessionId: segment.sessionId, runId: workflowExecution.runId, activityId };
+      if (answerAt && attempt > 1) {
+        const earlier = await withStoreErrors(() => store.readReviewAnswer(answerAt));
+        if (earlier) {
+          log.info('reviewer answer of an earlier attempt reused', { sessionId: segment.sessionId, attempt });
+          return earlier as unknown as ReviewDecision;
+        }
+      }
       const events = await withStoreErrors(() => loadSegmentEvents(segment));
       const transcript = buildTranscript(deltaAfterCursor(events, reviewedAfter).delta);
       const existingSkills = await withStoreErrors(() => skillsShownToReviewer(segment.scopeKey, indexEtag, transcript));
@@ -341,7 +352,15 @@ export function learningActivities({ config, store, openai, noteSession }: Learn
         ),
       );
       if (record.repairs.length) log.info('reviewer answer repaired', { sessionId: segment.sessionId, format: record.format, repairs: record.repairs });
-      return { ...value, answer: record };
+      const decision: ReviewDecision = { ...value, answer: record };
+      // Best effort: with S3 down the answer still reaches Temporal, which is what counts.
+      if (answerAt)
+        await whileHeartbeating(() =>
+          store
+            .writeReviewAnswer(answerAt, decision)
+            .catch((e: unknown) => log.warn('reviewer answer not kept for a later attempt', { sessionId: segment.sessionId, error: String(e) })),
+        );
+      return decision;
     },
 
     /**

@@ -48,6 +48,9 @@ export const pinsKey = (scopeKey: string) => `${scopePrefix(scopeKey)}curation/p
 /** The scope's usage counters (core/usage): one object, written only by the scope's usage workflow. */
 export const usageSummaryKey = (scopeKey: string) => `${scopePrefix(scopeKey)}usage/summary.json`;
 export const cursorKey = (scopeKey: string, sessionId: string) => `${scopePrefix(scopeKey)}sessions/${idSegment(sessionId)}/cursor.json`;
+/** One attempt's reviewer answer, by the job's run and the review step's activity id (storage/review-answer-store.ts). */
+export const reviewAnswerKey = (at: { scopeKey: string; sessionId: string; runId: string; activityId: string }) =>
+  `${scopePrefix(at.scopeKey)}sessions/${idSegment(at.sessionId)}/review-answers/${safeSegment(`${at.runId}/${at.activityId}`)}.json`;
 
 /** Session-level audit entries of a scope (a quarantined delta), in time order. */
 export const sessionAuditPrefix = (scopeKey: string) => `${scopePrefix(scopeKey)}session-audit/`;

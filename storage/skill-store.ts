@@ -2,6 +2,7 @@ import { auditStore } from './audit-store';
 import { cursorStore } from './cursor-store';
 import { datasetStore } from './dataset-store';
 import { jobOutcomeStore } from './job-outcome-store';
+import { reviewAnswerStore } from './review-answer-store';
 import { createObjectStore, type ObjectStore } from './object-store';
 import { payloadStore } from './payload-store';
 import { pointerStore } from './pointer-store';
@@ -30,6 +31,7 @@ export function skillStoreOn(objects: ObjectStore) {
     ...payloadStore(objects),
     ...datasetStore(objects),
     ...jobOutcomeStore(objects),
+    ...reviewAnswerStore(objects),
   };
 }
 

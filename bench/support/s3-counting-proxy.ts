@@ -8,7 +8,21 @@ import type { AddressInfo } from 'node:net';
  * operation costs in S3 requests.
  */
 export type KeyClass =
-  'pointer' | 'revision' | 'locator' | 'audit' | 'index' | 'metrics' | 'payload' | 'cursor' | 'job-outcome' | 'usage' | 'rejections' | 'revoked-session' | 'list' | 'other';
+  | 'pointer'
+  | 'revision'
+  | 'locator'
+  | 'audit'
+  | 'index'
+  | 'metrics'
+  | 'payload'
+  | 'cursor'
+  | 'review-answer'
+  | 'job-outcome'
+  | 'usage'
+  | 'rejections'
+  | 'revoked-session'
+  | 'list'
+  | 'other';
 
 export interface Counts {
   total: number;
@@ -27,6 +41,7 @@ export function keyClassOf(method: string, url: string): KeyClass {
   if (path.includes('/console/revoked-sessions/')) return 'revoked-session';
   if (path.includes('/payloads/')) return 'payload';
   if (path.endsWith('/cursor.json')) return 'cursor';
+  if (path.includes('/review-answers/')) return 'review-answer';
   if (path.includes('/jobs/')) return 'job-outcome';
   if (path.endsWith('/usage/summary.json')) return 'usage';
   if (path.endsWith('/decisions/rejections.json')) return 'rejections';

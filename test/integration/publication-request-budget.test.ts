@@ -49,7 +49,7 @@ async function seed(scopeKey: string): Promise<void> {
 }
 
 describe('S3 requests per change', () => {
-  it(`a new session's create + publish in a scope of ${SKILLS} skills costs 12 requests (1 of them the usage summary's write, 1 the scope's rejections), and an agent's refresh after it one`, async () => {
+  it(`a new session's create + publish in a scope of ${SKILLS} skills costs 13 requests (1 of them the usage summary's write, 1 the scope's rejections, 1 the reviewer's answer), and an agent's refresh after it one`, async () => {
     const app = uniqueName('budget');
     const scopeKey = scopeKeyOf({ mode: 'app', app });
     await seed(scopeKey);
@@ -71,6 +71,7 @@ describe('S3 requests per change', () => {
       'GET rejections': 1, // what approvers rejected in the scope, for the reviewer's prompt
       'GET index': 1, // the review's; the usage burst counts what the session was offered from that same snapshot (kept by the worker)
       'PUT cursor': 1,
+      'PUT review-answer': 1, // the reviewer's answer, so a retry of the step after a Temporal outage calls no model again
       'PUT locator': 1,
       'PUT revision': 1,
       'PUT audit': 1, // the publication log entry
@@ -82,7 +83,7 @@ describe('S3 requests per change', () => {
       // with many jobs finishing at once, one write counts them all.
       'PUT usage': 1,
     });
-    expect(cost.total).toBe(12);
+    expect(cost.total).toBe(13);
 
     const refreshed = proxy.snapshot();
     expect(await repo.refresh()).toBe(true);
