@@ -78,8 +78,8 @@ complete -o filenames -F ${fn(program)} ${program}
 `;
 }
 
-/** Text inside a single-quoted zsh word, and inside _arguments' [description] and :message: fields. */
-const zq = (text: string) => text.replace(/'/g, `'\\''`).replace(/([[\]:\\])/g, '\\$1');
+/** Text inside a single-quoted zsh word, and inside _arguments' [description] and :message: fields: _arguments' escapes first, so that the quote's own backslash is not escaped again. */
+const zq = (text: string) => text.replace(/([[\]:\\])/g, '\\$1').replace(/'/g, `'\\''`);
 
 function zshValueAction(o: { choices?: readonly string[]; file?: boolean; list?: boolean }, label: string): string {
   if (o.choices && o.list) return `_values -s , ${zq(label)} ${o.choices.join(' ')}`;
