@@ -98,7 +98,10 @@ export interface ManagedSkill {
 }
 
 /** A published, managed skill (revision + active pointer), as the publisher leaves one. */
-export async function seedManagedSkill(store: SkillStore, opts: { name?: string; spec?: SkillSpec; revisionId?: string; managed?: boolean; app?: string } = {}): Promise<ManagedSkill> {
+export async function seedManagedSkill(
+  store: SkillStore,
+  opts: { name?: string; spec?: SkillSpec; revisionId?: string; managed?: boolean; app?: string } = {},
+): Promise<ManagedSkill> {
   const scope: Scope = { mode: 'app', app: opts.app ?? uniqueName('gepa-app') };
   const key = scopeKeyOf(scope);
   const spec: SkillSpec = opts.spec ?? { ...WEATHER_SEED_SKILL, steps: [...WEATHER_SEED_SKILL.steps, 'Summarize the results per city.'], name: opts.name ?? 'weather-report' };
