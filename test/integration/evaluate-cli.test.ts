@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { infraEnv } from '../../infra';
 import { REPO_ROOT } from '../../infra/paths';
 import { createSkillStore } from '../../storage';
@@ -15,6 +15,7 @@ import { cookiesOf } from '../support/http';
 import { evaluationRunWorkflowId } from '../../core/workflow-ids';
 import { evaluationTaskQueues } from '../../core/workflow-api/evaluation';
 import { startMainWorker } from '../../workers/in-process';
+import { startModelServer } from '../../infra/model-server/server';
 import { realServices, uniqueName } from '../support/infra';
 import { Client, Connection } from '@temporalio/client';
 import { temporalConnectionOptions } from '../../runtime/temporal-profile';
@@ -30,9 +31,9 @@ const run = promisify(execFile);
 const CLI = join(REPO_ROOT, 'bin', 'evolution.js');
 const env = () => ({ ...process.env, ...infraEnv() });
 
-async function evolution(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function evolution(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, env: env(), timeout: 180_000, maxBuffer: 16 << 20 });
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, env: { ...env(), ...extraEnv }, timeout: 180_000, maxBuffer: 16 << 20 });
     return { code: 0, stdout, stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -252,6 +253,10 @@ describe('evolution evaluate --detach', () => {
     const config = await realServices();
     const runId = uniqueName('eval');
     const out = mkdtempSync(join(tmpdir(), 'evaluate-'));
+    // Every model answer of this run takes a second: the 9 cases outlast the moment between the
+    // command's return and the pause below (on a busy machine the run finished inside it).
+    const slowModel = await startModelServer({ port: 0, defaultFault: { mode: 'slow', delayMs: 1000 } });
+    onTestFinished(() => slowModel.close());
     const detached = await evolution([
       'evaluate',
       '--family',
@@ -267,7 +272,7 @@ describe('evolution evaluate --detach', () => {
       '--out',
       out,
       '--detach',
-    ]);
+    ], { OPENAI_BASE_URL: `${slowModel.url}/v1` });
     expect(detached.code, detached.stderr).toBe(0);
     const log = join(out, 'run.log');
     const started = new RegExp(
