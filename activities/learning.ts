@@ -319,7 +319,7 @@ export function learningActivities({ config, store, openai, noteSession }: Learn
         const earlier = await withStoreErrors(() => store.readReviewAnswer(answerAt));
         if (earlier) {
           log.info('reviewer answer of an earlier attempt reused', { sessionId: segment.sessionId, attempt });
-          return earlier as unknown as ReviewDecision;
+          return earlier;
         }
       }
       const events = await withStoreErrors(() => loadSegmentEvents(segment));

@@ -48,9 +48,8 @@ export const pinsKey = (scopeKey: string) => `${scopePrefix(scopeKey)}curation/p
 /** The scope's usage counters (core/usage): one object, written only by the scope's usage workflow. */
 export const usageSummaryKey = (scopeKey: string) => `${scopePrefix(scopeKey)}usage/summary.json`;
 export const cursorKey = (scopeKey: string, sessionId: string) => `${scopePrefix(scopeKey)}sessions/${idSegment(sessionId)}/cursor.json`;
-/** One attempt's reviewer answer, by the job's run and the review step's activity id (storage/review-answer-store.ts). */
-export const reviewAnswerKey = (at: { scopeKey: string; sessionId: string; runId: string; activityId: string }) =>
-  `${scopePrefix(at.scopeKey)}sessions/${idSegment(at.sessionId)}/review-answers/${safeSegment(`${at.runId}/${at.activityId}`)}.json`;
+/** The last reviewer answer of a session's review step, with the run and step it answers (storage/review-answer-store.ts). */
+export const reviewAnswerKey = (scopeKey: string, sessionId: string) => `${scopePrefix(scopeKey)}sessions/${idSegment(sessionId)}/review-answer.json`;
 
 /** Session-level audit entries of a scope (a quarantined delta), in time order. */
 export const sessionAuditPrefix = (scopeKey: string) => `${scopePrefix(scopeKey)}session-audit/`;

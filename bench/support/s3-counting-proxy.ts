@@ -41,7 +41,7 @@ export function keyClassOf(method: string, url: string): KeyClass {
   if (path.includes('/console/revoked-sessions/')) return 'revoked-session';
   if (path.includes('/payloads/')) return 'payload';
   if (path.endsWith('/cursor.json')) return 'cursor';
-  if (path.includes('/review-answers/')) return 'review-answer';
+  if (path.endsWith('/review-answer.json')) return 'review-answer';
   if (path.includes('/jobs/')) return 'job-outcome';
   if (path.endsWith('/usage/summary.json')) return 'usage';
   if (path.endsWith('/decisions/rejections.json')) return 'rejections';
