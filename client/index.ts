@@ -20,6 +20,7 @@ import * as jobs from './jobs';
 import * as jobRetry from './job-retry';
 import * as approvals from './approvals';
 import * as rollback from './rollback';
+import * as rollout from './rollout';
 import * as importSkill from './import-skill';
 import * as optimization from './optimization';
 import * as schedules from './schedules';
@@ -55,6 +56,10 @@ export const listSkillRevisions = atClientBoundary(approvals.listSkillRevisions)
 export const showRevision = atClientBoundary(approvals.showRevision);
 export type { ApprovalScopeFilter, OpenApproval, RevisionView } from './approvals';
 export const rollbackSkill = atClientBoundary(rollback.rollbackSkill, { waits: true });
+export const rolloutStatus = atClientBoundary(rollout.rolloutStatus);
+export const promoteRollout = atClientBoundary(rollout.promoteRollout, { waits: true });
+export const abortRollout = atClientBoundary(rollout.abortRollout, { waits: true });
+export type { ApproverAction, RolloutStatus } from './rollout';
 export const importUnmanagedSkill = atClientBoundary(importSkill.importUnmanagedSkill, { waits: true });
 export type { ImportSkillResult } from './import-skill';
 export const cancelExperiment = atClientBoundary(optimization.cancelExperiment, { waits: true });

@@ -20,6 +20,7 @@ import { evaluationRoutes } from './routes/evaluations';
 import { loginRoutes, logoutRoutes } from './routes/login';
 import { pendingRoutes } from './routes/pending';
 import { revisionRoutes } from './routes/revision';
+import { rolloutApiRoutes, rolloutPageRoutes } from './routes/rollout';
 import { skillRoutes } from './routes/skills';
 import { SessionRevocations } from './session-revocations';
 import { SessionCookies } from './sessions';
@@ -120,6 +121,7 @@ export function createConsoleApp(deps: ConsoleDeps, settings: Pick<ConsoleSettin
   app.use('/api/*', clientDeadline(deps));
   app.route('/', apiRoutes(deps));
   app.route('/', jobApiRoutes(deps));
+  app.route('/', rolloutApiRoutes(deps));
 
   app.use('*', requireSession(auth));
   app.use('*', requireCsrf());
@@ -128,6 +130,7 @@ export function createConsoleApp(deps: ConsoleDeps, settings: Pick<ConsoleSettin
   app.route('/', logoutRoutes(auth));
   app.route('/', pendingRoutes(deps));
   app.route('/', revisionRoutes(deps));
+  app.route('/', rolloutPageRoutes(deps));
   app.route('/', skillRoutes(deps));
   app.route('/', experimentRoutes(deps));
   app.route('/', evaluationRoutes(deps));

@@ -26,6 +26,7 @@ import { certificationCheck } from '../client/recertification';
 import type { CertificationCheck } from '../core/gepa/recertification';
 import { getExperiment, readExperimentRecords, type ExperimentView } from '../client/optimization';
 import { rollbackSkill } from '../client/rollback';
+import { abortRollout, promoteRollout, rolloutStatus, type RolloutStatus } from '../client/rollout';
 import { ForbiddenError } from './errors';
 import { canAct, canSee, type ConsoleUser } from './users';
 import { scopeUsage } from '../client/usage';
@@ -154,6 +155,20 @@ export async function decideFor(deps: ConsoleDeps, user: ConsoleUser, revisionId
   await revisionFor(deps, user, revisionId);
   mustAct(user, 'approve or reject');
   return decideRevision(deps, revisionId, { decision: input.decision, reviewer: user.name, ...(input.comment ? { comment: input.comment } : {}) });
+}
+
+/** A canary's rollout, for a user who can see its revision's scope. */
+export async function rolloutFor(deps: ConsoleDeps, user: ConsoleUser, revisionId: string): Promise<RolloutStatus> {
+  await revisionFor(deps, user, revisionId);
+  return rolloutStatus(deps.client, revisionId);
+}
+
+/** An approver promotes or aborts a canary under the signed-in user's name (never a name from the request). */
+export async function rolloutActionFor(deps: ConsoleDeps, user: ConsoleUser, revisionId: string, input: { action: 'promote' | 'abort'; comment?: string }): Promise<RolloutStatus> {
+  await revisionFor(deps, user, revisionId);
+  mustAct(user, 'promote or abort a rollout');
+  const decide = input.action === 'promote' ? promoteRollout : abortRollout;
+  return decide(deps.client, revisionId, { reviewer: user.name, ...(input.comment ? { comment: input.comment } : {}) });
 }
 
 export interface PublishedSkill {

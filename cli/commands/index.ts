@@ -12,6 +12,7 @@ import { payloadCommands } from './payloads';
 import { skillCommands } from './skills';
 import { usageCommands } from './usage';
 import { curationCommands } from './curation';
+import { rolloutCommands } from './rollout';
 
 /** Every CLI command by name; each group lives in its own file beside this one. */
 export const COMMANDS: Record<string, Command> = {
@@ -20,6 +21,7 @@ export const COMMANDS: Record<string, Command> = {
   ...skillCommands,
   ...usageCommands,
   ...curationCommands,
+  ...rolloutCommands,
   ...optimizeCommands,
   ...infraCommands,
   ...payloadCommands,

@@ -9,6 +9,8 @@ import { canAct } from '../users';
 import { diffView } from '../views/diff';
 import { badge, csrfField, layout } from '../views/layout';
 import { fieldTable, table } from '../views/table';
+import { rolloutCard } from './rollout';
+import { rolloutFor } from '../read-model';
 
 export const DecisionFormSchema = z.object({
   decision: z.enum(['approve', 'reject'], { message: 'decision must be "approve" or "reject"' }),
@@ -88,6 +90,14 @@ export function revisionRoutes(deps: ConsoleDeps) {
               </p>
             </form>`
           : html`<p class="card">You are a viewer: you can read this revision but not decide it.</p>`;
+    // A live canary: active for its cohort while the pointer names the stable revision; its rollout answers a query (a worker must be up).
+    const rollout =
+      r.status === 'active' && page.activeRevisionId !== r.id
+        ? await rolloutFor(deps, user, r.id).then(
+            (s) => rolloutCard(s, user, session),
+            (e: Error) => html`<p class="card muted">Staged rollout: ${e.message}</p>`,
+          )
+        : '';
     return c.html(
       layout(
         { title: r.spec?.name ?? r.skillId, session, live: { url: `/live/revisions/${encodeURIComponent(r.id)}`, version: revisionVersion(r) } },
@@ -95,7 +105,7 @@ export function revisionRoutes(deps: ConsoleDeps) {
             ${badge(r.status)} ${r.action} of <a href="/skills/${encodeURIComponent(r.skillId)}?scope=${encodeURIComponent(r.scopeKey)}">${r.skillId}</a> in ${r.scopeKey} · source
             ${r.source === 'gepa' ? 'GEPA' : r.source} · created ${r.createdAt} · <span class="muted">${r.id}</span>
           </p>
-          ${r.reason ? html`<p>${r.reason}</p>` : ''} ${decideForm}
+          ${r.reason ? html`<p>${r.reason}</p>` : ''} ${decideForm} ${rollout}
           <h2>Changes against the active revision${page.activeRevisionId ? html` (${page.activeRevisionId})` : ' (nothing published yet)'}</h2>
           ${diffView(page.diff)}
           <h2>Gate reports</h2>
