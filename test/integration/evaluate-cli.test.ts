@@ -10,8 +10,7 @@ import { createSkillStore } from '../../storage';
 import { CaseResultSchema, evaluationKeys, type EvaluationReport } from '../../core/evaluation';
 import { startConsole } from '../../console/server';
 import { consoleSettingsFromEnv } from '../../console/settings';
-import { writeUsersFile } from '../support/console';
-import { cookiesOf } from '../support/http';
+import { signIn, writeUsersFile } from '../support/console';
 import { evaluationRunWorkflowId } from '../../core/workflow-ids';
 import { evaluationTaskQueues } from '../../core/workflow-api/evaluation';
 import { startMainWorker } from '../../workers/in-process';
@@ -53,14 +52,6 @@ function runUntil(args: string[], episodes: number): Promise<void> {
     });
     child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`ended before it was killed (${code}): ${err}`))));
   });
-}
-
-/** Signs in to the console at `url` with a user's token; returns the session cookies. */
-async function signIn(url: string, token: string): Promise<string> {
-  const form = await fetch(`${url}/login`);
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1];
-  const res = await fetch(`${url}/login`, { method: 'POST', redirect: 'manual', headers: { cookie: cookiesOf(form) }, body: new URLSearchParams({ token, _csrf: csrf }) });
-  return cookiesOf(res);
 }
 
 describe('evolution evaluate', () => {
@@ -257,22 +248,10 @@ describe('evolution evaluate --detach', () => {
     // command's return and the pause below (on a busy machine the run finished inside it).
     const slowModel = await startModelServer({ port: 0, defaultFault: { mode: 'slow', delayMs: 1000 } });
     onTestFinished(() => slowModel.close());
-    const detached = await evolution([
-      'evaluate',
-      '--family',
-      'flaky-report',
-      '--arms',
-      'baseline',
-      '--phases',
-      'search',
-      '--seeds',
-      '3',
-      '--run-id',
-      runId,
-      '--out',
-      out,
-      '--detach',
-    ], { OPENAI_BASE_URL: `${slowModel.url}/v1` });
+    const detached = await evolution(
+      ['evaluate', '--family', 'flaky-report', '--arms', 'baseline', '--phases', 'search', '--seeds', '3', '--run-id', runId, '--out', out, '--detach'],
+      { OPENAI_BASE_URL: `${slowModel.url}/v1` },
+    );
     expect(detached.code, detached.stderr).toBe(0);
     const log = join(out, 'run.log');
     const started = new RegExp(

@@ -10,6 +10,7 @@ import { scopeKey as scopeKeyOf, skillIdForName, type Scope, type SkillSpec } fr
 import { approvalWorkflow } from '../../workflows';
 import { tokenSha256, type Role } from '../../console/users';
 import { uniqueName } from './infra';
+import { cookiesOf } from './http';
 
 /**
  * A revision held for a person, exactly as a learning job leaves one: the stored revision
@@ -66,4 +67,12 @@ export function writeUsersFile(users: Omit<TestUser, 'token'>[]): { path: string
   const path = join(mkdtempSync(join(tmpdir(), 'console-users-')), 'users.json');
   writeFileSync(path, JSON.stringify(withTokens.map(({ token, ...u }) => ({ ...u, tokenSha256: tokenSha256(token) }))));
   return { path, users: Object.fromEntries(withTokens.map((u) => [u.name, u])) };
+}
+
+/** Signs in to the console at `url` with a user's token through the login form; returns the session's cookies. */
+export async function signIn(url: string, token: string): Promise<string> {
+  const form = await fetch(`${url}/login`);
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+  const res = await fetch(`${url}/login`, { method: 'POST', redirect: 'manual', headers: { cookie: cookiesOf(form) }, body: new URLSearchParams({ token, _csrf: csrf }) });
+  return cookiesOf(res);
 }
