@@ -24,9 +24,7 @@ export function rolloutLines(s: RolloutStatus): string {
 }
 
 async function run(ctx: CommandContext) {
-  const { InputError } = await import('../../core/errors');
-  const action = positional(ctx.args, 0, 'ACTION');
-  if (!(ACTIONS as readonly string[]).includes(action)) throw new InputError(`unknown rollout action "${action}" (known: ${ACTIONS.join(', ')})`);
+  const action = positional(ctx.args, 0, 'ACTION') as (typeof ACTIONS)[number]; // one of ACTIONS: the parser checks the choices
   const revisionId = positional(ctx.args, 1, 'REVISION_ID');
   const { rolloutStatus, promoteRollout, abortRollout } = await import('../../client/rollout');
   return withServices(ctx, async ({ temporal }) => {
