@@ -157,10 +157,15 @@ describe('safety gate: linear time on adversarial input at the size limit', () =
     const ordinary = fill('a b;');
     const times = inputs.map(([label, text]) => {
       expect(text.length).toBeLessThanOrEqual(SAFETY_SCAN_LIMIT);
-      // The baseline is measured beside each input, so both see the same load.
-      const baseline = fastestOfThree(() => safetyFindings(ordinary));
-      const ms = fastestOfThree(() => safetyFindings(text));
-      return { label, ms, baseline, over: ms / bound(baseline) };
+      // The baseline is measured beside each input, so both see the same load; an input over
+      // the bound is measured again (a burst of load elsewhere passes, a quadratic rule stays).
+      let best = { label, ms: Infinity, baseline: 0, over: Infinity };
+      for (let attempt = 0; attempt < 4 && best.over >= 1; attempt++) {
+        const baseline = fastestOfThree(() => safetyFindings(ordinary));
+        const ms = fastestOfThree(() => safetyFindings(text));
+        if (ms / bound(baseline) < best.over) best = { label, ms, baseline, over: ms / bound(baseline) };
+      }
+      return best;
     });
     times.sort((a, b) => b.over - a.over);
     expect(inputs.length).toBeGreaterThan(150);
