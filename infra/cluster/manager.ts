@@ -7,7 +7,7 @@ import { infraUp } from '../manager';
 import { ExitedDuringStartupError, freePorts, isAlive, portsFree, sleep, waitUntil } from '../process';
 import { localS3Settings, logTail, s3StoresObjects } from '../services';
 import { readState } from '../state';
-import { ensurePostgresInstalled, initPostgres, postgresReady, postgresSpec } from './postgres';
+import { ensurePostgresInstalled, initPostgres, postgresDataDir, postgresReady, postgresSpec } from './postgres';
 import { SEAWEED_PORT_NAMES, seaweedProcessSpecs, seaweedServerAnswers, VOLUME_SERVERS, volumeName } from './seaweed-cluster';
 import { startClusterProcess } from './spawn';
 import { clusterDir, readClusterState, writeClusterState, type ClusterProcessSpec, type ClusterProcessState, type ClusterState } from './state';
@@ -173,7 +173,7 @@ export async function clusterUp(opts: { log?: (line: string) => void } = {}): Pr
     const dir = clusterDir();
     const logDir = join(dir, 'logs');
 
-    const pgData = join(dir, 'postgres', 'data');
+    const pgData = postgresDataDir(join(dir, 'postgres', 'data'), log);
     await initPostgres({ bin: pgBin, dataDir: pgData, log });
     await keepOrStart(state, postgresSpec({ bin: pgBin, dataDir: pgData, port: ports.postgres!.sql!, logDir }), log, pgBin);
     const firstStart = !existsSync(schemaMarker());

@@ -1,6 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chownSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { installDebianPackages } from '../debian-packages';
 import { runToEnd, type RunAs } from './spawn';
 import type { ClusterProcessSpec } from './state';
@@ -41,11 +43,29 @@ export function postgresRunAs(): RunAs | undefined {
   }
 }
 
+/**
+ * Where the data directory goes: `preferred`, unless we are root and the `postgres` user
+ * cannot reach it (a checkout inside a private folder, such as a mktemp directory): then a
+ * folder of its own under /var/tmp, named after `preferred` so that the same checkout finds
+ * it again.
+ */
+export function postgresDataDir(preferred: string, log: (line: string) => void = () => {}): string {
+  const runAs = postgresRunAs();
+  if (!runAs) return preferred;
+  let reachable = dirname(preferred);
+  while (!existsSync(reachable)) reachable = dirname(reachable);
+  if (spawnSync('test', ['-x', reachable], { uid: runAs.uid, gid: runAs.gid }).status === 0) return preferred;
+  const base = existsSync('/var/tmp') ? '/var/tmp' : tmpdir();
+  const dir = join(base, `skill-evolution-postgres-${createHash('sha256').update(preferred).digest('hex').slice(0, 12)}`, 'data');
+  log(`the postgres user cannot reach ${reachable}: PostgreSQL's data goes to ${dir}`);
+  return dir;
+}
+
 /** initdb once: the data directory is kept across `infra down` / `up`. */
 export async function initPostgres(opts: { bin: string; dataDir: string; log: (line: string) => void }): Promise<void> {
   if (existsSync(join(opts.dataDir, 'PG_VERSION'))) return;
   const runAs = postgresRunAs();
-  mkdirSync(join(opts.dataDir, '..'), { recursive: true });
+  mkdirSync(join(opts.dataDir, '..'), { recursive: true, mode: 0o755 });
   mkdirSync(opts.dataDir, { mode: 0o700 });
   const pwFile = join(opts.dataDir, '..', 'postgres-password');
   writeFileSync(pwFile, `${POSTGRES_USER.password}\n`, { mode: 0o600 });
