@@ -14,12 +14,13 @@
  *             pipeline batch:
  *               floor          the job's shape: its S3 steps local activities where the job's
  *                              are, and its publication signalling the scope's index entity
- *                              (one for the one scope, one per job's scope), which takes the
- *                              signals in bursts of a local activity
- *               issue-floor    every step a task-queue activity, no index entity (the job's
+ *                              and the scope's usage entity (one each for the one scope, one
+ *                              each per job's scope), each taking the signals in bursts of a
+ *                              local activity
+ *               issue-floor    every step a task-queue activity, no entity (the job's
  *                              shape when issue 8 set its goals)
- *               (BENCH_FLOORS=floor,floor-without-index,issue-floor adds the job's shape
- *               without the index entity)
+ *               (BENCH_FLOORS=floor,floor-without-usage,floor-without-index,issue-floor adds
+ *               the job's shape without the usage entity, and without either entity)
  *             throughput ratio = pipeline / mean(floor before, floor after); latency
  *             p50/p99 from submission to the job's close time (server clock); the
  *             publication step's p50/p90 (start to close, from 25 jobs' histories per
@@ -59,13 +60,14 @@ import { cpuMs, startProcess, threadCpuMs, treeCpuMs, type StartedProcess, type 
 import { median, percentile, spread } from './support/stats';
 import type { BenchContext, BenchFigures } from './support/types';
 
-type Kind = 'floor' | 'floor-without-index' | 'issue-floor' | 'pipeline';
+type Kind = 'floor' | 'floor-without-usage' | 'floor-without-index' | 'issue-floor' | 'pipeline';
 type FloorKind = Exclude<Kind, 'pipeline'>;
 /**
- * The floors: the job's shape now (with the scope's index entity), and the shape issue 8
- * measured against (every step a task-queue activity, no index entity). BENCH_FLOORS may
- * add `floor-without-index` (the job's shape without the index entity, the floor before
- * the index entity was part of it).
+ * The floors: the job's shape now (with the scope's index and usage entities), and the shape
+ * issue 8 measured against (every step a task-queue activity, no entity). BENCH_FLOORS may
+ * add `floor-without-usage` (the floor before usage attribution made the scope's usage
+ * workflow part of the job's shape) and `floor-without-index` (neither entity: the floor
+ * before the index entity was part of it).
  */
 const FLOORS = (process.env.BENCH_FLOORS ?? 'floor,issue-floor').split(',') as FloorKind[];
 const processOf = (kind: Kind): 'floor' | 'pipeline' => (kind === 'pipeline' ? 'pipeline' : 'floor');
@@ -169,14 +171,25 @@ export async function run(ctx: BenchContext, servers: ServerProcesses = devStack
     const jobWorkflowId = `floor-job/${runId}/${i}`;
     sessions.push(`floor-session/${runId}/${i}`);
     // As the pipeline's: one index entity for the one scope, or one per job's scope.
-    const indexWorkflowId = kind === 'floor' ? (shape === 'one-scope' ? `floor-index/${runId}` : `floor-index/${runId}/${i}`) : undefined;
+    const perScope = (entity: string) => (shape === 'one-scope' ? `${entity}/${runId}` : `${entity}/${runId}/${i}`);
+    const indexWorkflowId = kind === 'floor' || kind === 'floor-without-usage' ? perScope('floor-index') : undefined;
+    const usageWorkflowId = kind === 'floor' ? perScope('floor-usage') : undefined;
     if (indexWorkflowId) entities.add(indexWorkflowId);
+    if (usageWorkflowId) entities.add(usageWorkflowId);
     await client.workflow.signalWithStart('floorSessionWorkflow', {
       workflowId: `floor-session/${runId}/${i}`,
       taskQueue: floorQueue,
       args: [{}],
       signal: 'submitSegment',
-      signalArgs: [{ segmentId: `${runId}-${i}`, jobWorkflowId, allRemote: kind === 'issue-floor', ...(indexWorkflowId ? { indexWorkflowId } : {}) }],
+      signalArgs: [
+        {
+          segmentId: `${runId}-${i}`,
+          jobWorkflowId,
+          allRemote: kind === 'issue-floor',
+          ...(indexWorkflowId ? { indexWorkflowId } : {}),
+          ...(usageWorkflowId ? { usageWorkflowId } : {}),
+        },
+      ],
     });
     return jobWorkflowId;
   }

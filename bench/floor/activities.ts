@@ -8,6 +8,8 @@ export interface FloorStep {
   name: string;
   /** The publication step: signal-with-start this index entity, as a job's publication signals its scope's index workflow. */
   indexWorkflowId?: string;
+  /** The publication step: signal-with-start this usage entity, as a job's last write signals its scope's usage workflow. */
+  usageWorkflowId?: string;
 }
 
 /** The floor's activity: does nothing but what the orchestration needs (the floor measures orchestration only). */
@@ -17,9 +19,14 @@ export function floorActivities(client: Client, taskQueue: string) {
     (workflowId, changes) => client.workflow.signalWithStart('floorIndexWorkflow', { workflowId, taskQueue, args: [], signal: 'indexChange', signalArgs: changes }),
     MAX_ITEMS_PER_SIGNAL,
   );
+  // As the worker's activities send what they recorded (clientScopeRecorder): the same coalescing, per usage entity.
+  const signalUsage = coalescePerKey<{ segmentId: string }>(
+    (workflowId, records) => client.workflow.signalWithStart('floorUsageWorkflow', { workflowId, taskQueue, args: [], signal: 'usageRecords', signalArgs: records }),
+    MAX_ITEMS_PER_SIGNAL,
+  );
   return {
-    async noop({ segmentId, indexWorkflowId }: FloorStep): Promise<void> {
-      if (indexWorkflowId) await signalIndex(indexWorkflowId, { segmentId });
+    async noop({ segmentId, indexWorkflowId, usageWorkflowId }: FloorStep): Promise<void> {
+      await Promise.all([indexWorkflowId && signalIndex(indexWorkflowId, { segmentId }), usageWorkflowId && signalUsage(usageWorkflowId, { segmentId })]);
     },
   };
 }

@@ -2,8 +2,9 @@
  * The floor of the learning-job design on a given Temporal server: the workflows of a
  * learning job with exactly its shape (a session entity reached by signal-with-start that
  * runs one child per segment, the child running the steps of a reviewed job that creates
- * and publishes one skill, the publication signalling the scope's index entity, which
- * takes the signals in bursts), with no-op activity bodies and nothing else.
+ * and publishes one skill, the publication signalling the scope's index entity and the
+ * scope's usage entity, each of which takes the signals in bursts), with no-op activity
+ * bodies and nothing else.
  */
 import { condition, continueAsNew, defineSignal, executeChild, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import { indexHistoryFull } from '../../workflows/scope-index';
@@ -22,17 +23,23 @@ export interface FloorSegment {
    * publication signals its scope's index workflow: one per scope. Absent: none.
    */
   indexWorkflowId?: string;
+  /**
+   * The usage entity the publication step signals (signal-with-start), as a job's last
+   * write signals its scope's usage workflow with what it recorded: one per scope. Absent: none.
+   */
+  usageWorkflowId?: string;
 }
 
 export const floorSegmentSignal = defineSignal<[FloorSegment]>('submitSegment');
 export const floorIndexChangeSignal = defineSignal<{ segmentId: string }[]>('indexChange');
+export const floorUsageRecordsSignal = defineSignal<{ segmentId: string }[]>('usageRecords');
 
 /** The steps of a reviewed job that publishes one skill, in order, each a local or a task-queue activity as in the job. */
 export const FLOOR_JOB_STEPS = [
   { name: 'prepareReview', local: true },
   { name: 'reviewSession', local: false },
   { name: 'advanceCursorAndPlan', local: false },
-  { name: 'recordAndPublishRevision', local: false, signalsIndex: true },
+  { name: 'recordAndPublishRevision', local: false, signalsIndex: true, signalsUsage: true },
 ] as const;
 
 /** The steps of the same job when issue 8 was filed, after loadGovernance merged into prepareReview: the issue-floor runs them, every one a task-queue activity. */
@@ -43,6 +50,8 @@ const remote = proxyActivities<FloorActivities>(options);
 const local = proxyLocalActivities<FloorActivities>(options);
 /** As the scope index workflow's: it wakes up for a reconcile this often when no change comes. */
 const INDEX_RECONCILE_EVERY = '15 minutes';
+/** As the scope usage workflow's: an idle one completes after this long. */
+const USAGE_IDLE = '1 hour';
 
 export async function floorSessionWorkflow(input: { idleTimeoutMs?: number } = {}): Promise<number> {
   const queue: FloorSegment[] = [];
@@ -65,7 +74,14 @@ export async function floorJobWorkflow(segment: FloorSegment): Promise<string> {
   }
   for (const [step, s] of FLOOR_JOB_STEPS.entries()) {
     const indexWorkflowId = 'signalsIndex' in s ? segment.indexWorkflowId : undefined;
-    await (s.local ? local : remote).noop({ segmentId: segment.segmentId, step, name: s.name, ...(indexWorkflowId ? { indexWorkflowId } : {}) });
+    const usageWorkflowId = 'signalsUsage' in s ? segment.usageWorkflowId : undefined;
+    await (s.local ? local : remote).noop({
+      segmentId: segment.segmentId,
+      step,
+      name: s.name,
+      ...(indexWorkflowId ? { indexWorkflowId } : {}),
+      ...(usageWorkflowId ? { usageWorkflowId } : {}),
+    });
   }
   return segment.segmentId;
 }
@@ -83,4 +99,20 @@ export async function floorIndexWorkflow(pendingFromLastRun = 0): Promise<void> 
     await local.noop({ segmentId: 'index', step: -1, name: 'applyIndexChanges' });
   }
   await continueAsNew<typeof floorIndexWorkflow>(pending);
+}
+
+/**
+ * The scope usage entity's shape: every record pending at a wake-up goes into one burst (a
+ * local activity, as the usage workflow's bounded local attempts), and the run continues as
+ * new before its history grows large.
+ */
+export async function floorUsageWorkflow(pendingFromLastRun = 0): Promise<void> {
+  let pending = pendingFromLastRun;
+  setHandler(floorUsageRecordsSignal, (...records) => void (pending += records.length));
+  while (!indexHistoryFull()) {
+    if (!(await condition(() => pending > 0, USAGE_IDLE))) return;
+    pending = 0;
+    await local.noop({ segmentId: 'usage', step: -1, name: 'applyScopeRecordsBurst' });
+  }
+  await continueAsNew<typeof floorUsageWorkflow>(pending);
 }
