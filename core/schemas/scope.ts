@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SCOPE_KEY_PATTERN } from '../skills/scope-key';
+import { SCOPE_KEY_PATTERN } from '../skills/segment-patterns';
 
 /** Who shares a skill library: everyone (none), one app, or one user of one app. */
 export const ScopeModeSchema = z.enum(['none', 'app', 'user']);

@@ -1,20 +1,11 @@
 import type { Scope } from '../schemas/scope';
 import { shortHash } from './hash';
+import { HASHED_SEGMENT_PREFIX, ID_SEGMENT_SOURCE, SAFE_SEGMENT_SOURCE, SCOPE_KEY_PATTERN } from './segment-patterns';
 
-/**
- * Identifiers kept verbatim as one storage-key segment: ASCII letters, digits,
- * `.`, `_`, `-`, starting with a letter or digit (so never `.`/`..` or a
- * hidden name), at most 64 characters. Everything else is replaced.
- */
-const SAFE_SEGMENT_SOURCE = '[A-Za-z0-9][A-Za-z0-9._-]{0,63}';
+export { HASHED_SEGMENT_PREFIX, SCOPE_KEY_PATTERN };
+
 const SAFE_SEGMENT = new RegExp(`^${SAFE_SEGMENT_SOURCE}$`);
 const MAX_SKILL_ID_LENGTH = 64;
-
-/** Hashed segments start with this; idSegment never keeps an id that does verbatim. */
-export const HASHED_SEGMENT_PREFIX = 'id-';
-const HASHED_SEGMENT_SOURCE = 'id-[0-9a-f]{16}';
-/** What idSegment produces: a safe id not starting with `id-`, or `id-{16 hex}`. */
-const ID_SEGMENT_SOURCE = `(?:(?!id-)${SAFE_SEGMENT_SOURCE}|${HASHED_SEGMENT_SOURCE})`;
 const ID_SEGMENT = new RegExp(`^${ID_SEGMENT_SOURCE}$`);
 
 /**
@@ -48,9 +39,6 @@ export function idSegment(id: string): string {
 export function isIdSegment(segment: string): boolean {
   return ID_SEGMENT.test(segment);
 }
-
-/** A key scopeKey() produces: `global`, `apps/{app}` or `users/{app}/{user}`, each id an idSegment. */
-export const SCOPE_KEY_PATTERN = new RegExp(`^(?:global|apps/${ID_SEGMENT_SOURCE}|users/${ID_SEGMENT_SOURCE}/${ID_SEGMENT_SOURCE})$`);
 
 export function isScopeKey(key: string): boolean {
   return SCOPE_KEY_PATTERN.test(key);
