@@ -8,8 +8,20 @@ import { uniqueName } from '../support/infra';
 import { sampleSpec, startTimeSkipping, storeHeldRevision, type TimeSkippingHarness } from '../support/time-skipping';
 
 const HOUR = 3_600_000;
-/** Every update publishes as a canary at 50 %; decisions need 20 judged sessions per cohort; a look every hour, for at most 3 days. */
-const ROLLOUT: RolloutSettings = { ...DEFAULT_ROLLOUT_SETTINGS, steps: [0.5], minSamplePerCohort: 20, checkIntervalMs: HOUR, maxDurationMs: 72 * HOUR, onExpiry: 'rollback' };
+/**
+ * Every update publishes as a canary at 50 %, may step up to 75 %, then 100 %; decisions need
+ * 20 judged sessions per cohort (and a step 20 more candidate sessions); a step up needs the
+ * candidate shown no more than 20 points worse; a look every hour, for at most 3 days.
+ */
+const ROLLOUT: RolloutSettings = {
+  ...DEFAULT_ROLLOUT_SETTINGS,
+  steps: [0.5, 0.75],
+  minSamplePerCohort: 20,
+  nonInferiorityMargin: 0.2,
+  checkIntervalMs: HOUR,
+  maxDurationMs: 72 * HOUR,
+  onExpiry: 'rollback',
+};
 
 let h: TimeSkippingHarness;
 let recordScope: RecordScope;
@@ -62,13 +74,15 @@ async function approve(revisionId: string, ref: { scopeKey: string; skillId: str
  * A simulated workload: sessions of the scope with known outcomes, through the real usage
  * pipeline (the scope usage workflow counts them per cohort). Each cohort gets `perCohort`
  * sessions; a candidate-cohort session succeeds with probability `candidateRate` (every
- * k-th), a stable one with `stableRate`. Resolves once the counters show them.
+ * k-th), a stable one with `stableRate`. `fraction`: the canary's share the scope index
+ * shows now (what the usage workflow puts a session's outcome under). Sessions are sent,
+ * not yet counted: see countedCohorts.
  */
-async function sessions(c: { scopeKey: string; candidate: string }, from: number, perCohort: number, candidateRate: number, stableRate: number) {
+async function sessions(c: { scopeKey: string; candidate: string }, from: number, perCohort: number, candidateRate: number, stableRate: number, fraction = ROLLOUT.steps[0]!) {
   const made = { candidate: 0, stable: 0 };
   for (let i = from; made.candidate < perCohort || made.stable < perCohort; i++) {
     const sessionId = `${c.candidate}-session-${i}`;
-    const cohort = cohortOf(sessionId, { revisionId: c.candidate, fraction: 0.5 });
+    const cohort = cohortOf(sessionId, { revisionId: c.candidate, fraction });
     if (made[cohort] >= perCohort) continue;
     const k = made[cohort]++;
     const rate = cohort === 'candidate' ? candidateRate : stableRate;
@@ -148,6 +162,75 @@ describe('staged rollout on the time-skipping server (real S3, real usage attrib
     expect(Object.fromEntries(revisions.map((r) => [r.id, r.status]))).toEqual({ [c.stable]: 'archived', [c.candidate]: 'active' });
     expect(await auditOf(c.scopeKey, c.skillId)).toEqual([
       ['canary_start', 'alice', c.candidate],
+      ['canary_promote', 'rollout', c.candidate],
+    ]);
+  });
+
+  it('steps a candidate no worse than the stable revision up to the next fraction by itself (audited, never before the minimum sample or the evidence), then promotes it from the last step once it gained the minimum sample there', async () => {
+    const c = await canaryOverStable();
+    const status = () => c.handle.query(rolloutStatusQuery);
+    const fractionInS3 = async () => {
+      const pointer = (await h.store.readActive(c.scopeKey, c.skillId))!.pointer;
+      return pointer.deleted ? undefined : pointer.canary?.fraction;
+    };
+
+    // Fewer than the minimum sample: hours of looks, no step.
+    await sessions(c, 0, 12, 0.9, 0.9);
+    await countedCohorts(c.scopeKey, c.skillId, 12);
+    await h.run(() => h.env.sleep(3 * HOUR));
+    expect(await status()).toMatchObject({ state: 'running', stepIndex: 0, fraction: 0.5, last: { decision: 'wait', candidate: { judged: 12 }, stable: { judged: 12 } } });
+    expect((await status()).last!.reason).toMatch(/minimum sample not reached/);
+    // The minimum sample, but 36 of 40 against 36 of 40 does not yet show the candidate within 20 points ([-21.6 %, 21.6 %]): no step.
+    await sessions(c, 0, 40, 0.9, 0.9);
+    await countedCohorts(c.scopeKey, c.skillId, 40);
+    await h.run(() => h.env.sleep(3 * HOUR));
+    const undecided = await status();
+    expect(undecided).toMatchObject({ state: 'running', stepIndex: 0, fraction: 0.5, last: { decision: 'wait', candidate: { judged: 40, success: 36 } } });
+    expect(undecided.last!.reason).toMatch(/^undecided/);
+    expect(await fractionInS3()).toBe(0.5);
+    expect(await auditOf(c.scopeKey, c.skillId)).toEqual([['canary_start', 'alice', c.candidate]]);
+
+    // 54 of 60 against 54 of 60: within 20 points ([-17.1 %, 17.1 %]), neither better nor worse: one step up, to 75 %.
+    await sessions(c, 0, 60, 0.9, 0.9);
+    await countedCohorts(c.scopeKey, c.skillId, 60);
+    await h.run(() => h.env.sleep(2 * HOUR));
+    // (Looks after the step find nothing new at this step: they wait.)
+    expect(await status()).toMatchObject({ state: 'running', stepIndex: 1, fraction: 0.75, last: { candidate: { judged: 60 }, stable: { judged: 60 } } });
+    expect((await h.store.readActive(c.scopeKey, c.skillId))!.pointer).toMatchObject({ revisionId: c.stable, canary: { revisionId: c.candidate, fraction: 0.75 } });
+    expect(await auditOf(c.scopeKey, c.skillId)).toEqual([
+      ['canary_start', 'alice', c.candidate],
+      ['canary_step', 'rollout', c.candidate],
+    ]);
+    const stepEvent = (await h.store.listAudit(c.scopeKey, c.skillId)).find((e) => e.action === 'canary_step')!;
+    expect(stepEvent.reason).toMatch(/no worse than 20\.0 %: .*\[-17\.1 %, 17\.1 %\]; stepping up to 75\.0 %/);
+    // The agents' repositories resolve the new share from the scope index.
+    await vi.waitFor(async () => expect((await indexEntry(c.scopeKey))?.canary).toMatchObject({ revisionId: c.candidate, fraction: 0.75 }), { timeout: 30_000, interval: 200 });
+
+    // At 75 %: the candidate has gained 10 judged sessions at this step, fewer than the minimum: nothing moves.
+    await sessions(c, 10_000, 10, 0.9, 0.9, 0.75);
+    await countedCohorts(c.scopeKey, c.skillId, 70);
+    await h.run(() => h.env.sleep(3 * HOUR));
+    const gaining = await status();
+    expect(gaining).toMatchObject({ state: 'running', stepIndex: 1, fraction: 0.75, last: { decision: 'wait', candidate: { judged: 70 }, stable: { judged: 70 } } });
+    expect(gaining.last!.reason).toMatch(/^undecided/);
+    expect(await auditOf(c.scopeKey, c.skillId)).toHaveLength(2);
+
+    // 25 gained at the last step, still within 20 points: promoted by itself.
+    await sessions(c, 10_000, 25, 0.9, 0.9, 0.75);
+    await countedCohorts(c.scopeKey, c.skillId, 85);
+    const result = await h.run(() => c.handle.result());
+    expect(result).toMatchObject({ candidateRevisionId: c.candidate, outcome: 'promoted', decidedBy: 'rollout' });
+    expect(result.reason).toMatch(/no worse than 20\.0 % at the last step/);
+    const done = await status();
+    expect(done.last).toMatchObject({ decision: 'promote', candidate: { judged: 85 }, stable: { judged: 85 } });
+    const pointer = (await h.store.readActive(c.scopeKey, c.skillId))!.pointer;
+    expect(pointer).toMatchObject({ revisionId: c.candidate, deleted: false });
+    expect(pointer).not.toHaveProperty('canary');
+    const revisions = await h.store.listRevisions(c.scopeKey, c.skillId);
+    expect(Object.fromEntries(revisions.map((r) => [r.id, r.status]))).toEqual({ [c.stable]: 'archived', [c.candidate]: 'active' });
+    expect(await auditOf(c.scopeKey, c.skillId)).toEqual([
+      ['canary_start', 'alice', c.candidate],
+      ['canary_step', 'rollout', c.candidate],
       ['canary_promote', 'rollout', c.candidate],
     ]);
   });
