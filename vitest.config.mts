@@ -10,6 +10,7 @@ const SERIAL = [
   'test/integration/storage-outage-tolerance.test.ts',
   'test/integration/client-service-errors.test.ts',
   'test/integration/job-retry.test.ts',
+  'test/integration/rollout-restart.test.ts',
 ];
 
 // The longest files (mostly waiting: worker kills and heartbeat timeouts, GEPA searches,

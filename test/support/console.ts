@@ -17,7 +17,7 @@ import { cookiesOf } from './http';
  * in pending_approval and its approval workflow waiting on the real worker.
  */
 export async function holdRevision(
-  w: RunningWorker,
+  w: Pick<RunningWorker, 'client' | 'taskQueue'>,
   store: SkillStore,
   scope: Scope,
   spec: SkillSpec,
