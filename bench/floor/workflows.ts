@@ -6,7 +6,8 @@
  * scope's usage entity, each of which takes the signals in bursts), with no-op activity
  * bodies and nothing else.
  */
-import { condition, continueAsNew, defineSignal, executeChild, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import { condition, continueAsNew, defineSignal, executeChild, proxyActivities, proxyLocalActivities, setHandler, type SignalDefinition } from '@temporalio/workflow';
+import type { Duration } from '@temporalio/common';
 import { indexHistoryFull } from '../../workflows/scope-index';
 import type { FloorActivities } from './activities';
 
@@ -91,28 +92,26 @@ export async function floorJobWorkflow(segment: FloorSegment): Promise<string> {
  * local activity), and the run continues as new before its history grows large.
  */
 export async function floorIndexWorkflow(pendingFromLastRun = 0): Promise<void> {
-  let pending = pendingFromLastRun;
-  setHandler(floorIndexChangeSignal, (...changes) => void (pending += changes.length));
-  while (!indexHistoryFull()) {
-    if (!(await condition(() => pending > 0, INDEX_RECONCILE_EVERY))) return;
-    pending = 0;
-    await local.noop({ segmentId: 'index', step: -1, name: 'applyIndexChanges' });
-  }
-  await continueAsNew<typeof floorIndexWorkflow>(pending);
+  await takeInBursts(floorIndexChangeSignal, INDEX_RECONCILE_EVERY, { segmentId: 'index', name: 'applyIndexChanges' }, pendingFromLastRun);
 }
 
-/**
- * The scope usage entity's shape: every record pending at a wake-up goes into one burst (a
- * local activity, as the usage workflow's bounded local attempts), and the run continues as
- * new before its history grows large.
- */
+/** The scope usage entity's shape: the same, with its bursts named as the usage workflow's and its idle end. */
 export async function floorUsageWorkflow(pendingFromLastRun = 0): Promise<void> {
+  await takeInBursts(floorUsageRecordsSignal, USAGE_IDLE, { segmentId: 'usage', name: 'applyScopeRecordsBurst' }, pendingFromLastRun);
+}
+
+async function takeInBursts(
+  signal: SignalDefinition<{ segmentId: string }[]>,
+  idle: Duration,
+  burst: { segmentId: string; name: string },
+  pendingFromLastRun: number,
+): Promise<void> {
   let pending = pendingFromLastRun;
-  setHandler(floorUsageRecordsSignal, (...records) => void (pending += records.length));
+  setHandler(signal, (...items) => void (pending += items.length));
   while (!indexHistoryFull()) {
-    if (!(await condition(() => pending > 0, USAGE_IDLE))) return;
+    if (!(await condition(() => pending > 0, idle))) return;
     pending = 0;
-    await local.noop({ segmentId: 'usage', step: -1, name: 'applyScopeRecordsBurst' });
+    await local.noop({ ...burst, step: -1 });
   }
-  await continueAsNew<typeof floorUsageWorkflow>(pending);
+  await continueAsNew(pending);
 }
