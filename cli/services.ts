@@ -34,7 +34,15 @@ export async function withServices<T>(
   }
 }
 
+/**
+ * The store of a command that needs S3 only. Its calls are client calls: each S3 request they
+ * make has the client deadline (EVOLUTION_CLIENT_CONNECT_TIMEOUT) to answer, so an S3 that
+ * accepts connections but does not answer is the one line within the bound, not a hang.
+ */
 export async function storeOnly(ctx: CommandContext): Promise<SkillStore> {
+  const config = ctx.config();
   const { createSkillStore } = await import('../storage');
-  return createSkillStore(ctx.config().s3);
+  const { underClientDeadline } = await import('../storage/client-deadline');
+  const { clientTimeoutMs } = await import('../client/client-timeout');
+  return underClientDeadline(createSkillStore(config.s3), clientTimeoutMs(config));
 }

@@ -1,32 +1,16 @@
 import { isGrpcServiceError, type Client } from '@temporalio/client';
-import { parseDuration } from '../core/duration';
 import { serviceUnavailable, ServiceUnavailableError } from '../core/errors';
 import type { EvolutionConfig } from '../core';
+import { withStorageDeadline } from '../storage/client-deadline';
+import { clientTimeoutMs } from './client-timeout';
 
-/** How long a client call waits for a service when nothing says otherwise (EVOLUTION_CLIENT_CONNECT_TIMEOUT). */
-export const DEFAULT_CLIENT_CONNECT_TIMEOUT_MS = 10_000;
+export { clientTimeoutMs, DEFAULT_CLIENT_CONNECT_TIMEOUT_MS } from './client-timeout';
 
 /** gRPC status codes of a Temporal server that did not answer (UNAVAILABLE, DEADLINE_EXCEEDED). */
 const UNANSWERED = new Map([
   [14, 'UNAVAILABLE'],
   [4, 'no answer before the deadline'],
 ]);
-
-/** The deadline of client calls: the deps' configuration, else EVOLUTION_CLIENT_CONNECT_TIMEOUT, else 10 s. */
-export function clientTimeoutMs(config?: Pick<EvolutionConfig, 'runtime'>): number {
-  const configured = config?.runtime?.clientConnectTimeoutMs;
-  if (configured) return configured;
-  const fromEnv = process.env.EVOLUTION_CLIENT_CONNECT_TIMEOUT;
-  if (fromEnv) {
-    try {
-      const ms = parseDuration(fromEnv);
-      if (ms && ms > 0) return ms;
-    } catch {
-      // an invalid value is reported by parseConfig; the default applies here
-    }
-  }
-  return DEFAULT_CLIENT_CONNECT_TIMEOUT_MS;
-}
 
 function addressOf(client: Client): string {
   return (client.connection as { options?: { address?: string } }).options?.address ?? 'its configured address';
@@ -54,10 +38,12 @@ function clientIn(first: unknown): { client?: Client; config?: EvolutionConfig }
 }
 
 /**
- * Runs `call` under the client deadline (EVOLUTION_CLIENT_CONNECT_TIMEOUT): its Temporal
- * requests get the deadline, and a service that does not answer comes out as one
+ * Runs `call` under the client deadline (EVOLUTION_CLIENT_CONNECT_TIMEOUT): its Temporal and
+ * S3 requests get the deadline, and a service that does not answer comes out as one
  * ServiceUnavailableError naming it. A call that waits for a workflow (`waits`) cannot carry
- * the deadline on its long polls: it first checks, within the deadline, that Temporal answers.
+ * the deadline on its long polls: it first checks, within the deadline, that Temporal answers,
+ * and each of its S3 requests (reads after the wait, polls of the scope index) gets the
+ * deadline's length on its own.
  * The client package's calls, the CLI's commands and the console's requests all run through
  * this, so an application says what a platform is told, in the same words.
  */
@@ -68,22 +54,27 @@ export async function withinClientDeadline<R>(
   opts: { waits?: boolean } = {},
 ): Promise<R> {
   try {
-    const deadline = Date.now() + clientTimeoutMs(config);
-    if (!opts.waits) return await client.connection.withDeadline(deadline, call);
+    const timeoutMs = clientTimeoutMs(config);
+    const deadline = Date.now() + timeoutMs;
+    if (!opts.waits) return await withStorageDeadline({ requestMs: timeoutMs, endsAt: deadline }, () => client.connection.withDeadline(deadline, call));
     await client.connection.withDeadline(deadline, () => client.workflowService.getSystemInfo({}));
-    return await call();
+    return await withStorageDeadline({ requestMs: timeoutMs }, call);
   } catch (e) {
     throw unreachableServiceOf(e, client) ?? e;
   }
 }
 
-/** A client call at the platform boundary (docs/platform-contract.md, "Errors"): withinClientDeadline around it. */
+/**
+ * A client call at the platform boundary (docs/platform-contract.md, "Errors"): withinClientDeadline
+ * around it. A call on the store alone (its first argument a SkillStore) bounds each S3 request
+ * by the deadline: some scan a scope's history, whose length grows with the scope, not with S3's health.
+ */
 export function atClientBoundary<A extends unknown[], R>(call: (...args: A) => Promise<R>, opts: { waits?: boolean } = {}): (...args: A) => Promise<R> {
   return async (...args: A) => {
     const { client, config } = clientIn(args[0]);
     if (!client) {
       try {
-        return await call(...args);
+        return await withStorageDeadline({ requestMs: clientTimeoutMs(config) }, () => call(...args));
       } catch (e) {
         throw unreachableServiceOf(e) ?? e;
       }

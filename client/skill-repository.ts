@@ -2,6 +2,8 @@ import { cohortOf, isLivePointer, renderSkillMarkdown, scopeKey as scopeKeyOf, t
 import type { ScopeIndexEntry, SkillStore } from '../storage';
 import { NotFoundError, serviceUnavailable, ServiceUnavailableError } from '../core/errors';
 import { isTransientServiceError } from '../storage/network-errors';
+import { withStorageDeadline } from '../storage/client-deadline';
+import { clientTimeoutMs } from './client-timeout';
 
 export interface SkillSummary {
   name: string;
@@ -55,6 +57,11 @@ export interface SkillRepositoryOptions {
    * candidate revision; without a session id, always the stable one.
    */
   sessionId?: string;
+  /**
+   * How long one read of the store may take before it counts as S3 not answering (a hung or
+   * stopped server): the client deadline, default EVOLUTION_CLIENT_CONNECT_TIMEOUT, else 10 s.
+   */
+  clientTimeoutMs?: number;
 }
 
 /**
@@ -63,14 +70,16 @@ export interface SkillRepositoryOptions {
  * state, so candidates and held revisions are invisible until publication.
  * `refresh()` costs one conditional GET per scope (304 when nothing was published).
  *
- * Stale-while-error: when the store cannot be reached, `refresh()` keeps the last good
- * index (see `freshness()` for its age) and `load()` serves bodies already loaded, so an
- * agent keeps working through a storage outage and catches up by itself when it ends.
+ * Stale-while-error: when the store cannot be reached (or does not answer a read within the
+ * client deadline, `clientTimeoutMs`), `refresh()` keeps the last good index (see
+ * `freshness()` for its age) and `load()` serves bodies already loaded, so an agent keeps
+ * working through a storage outage and catches up by itself when it ends.
  */
 export class SkillRepository {
   private readonly scopeKeys: string[];
   private readonly state: RepositoryState;
   private readonly sessionId?: string;
+  private readonly timeoutMs: number;
 
   constructor(
     private readonly store: SkillStore,
@@ -80,6 +89,7 @@ export class SkillRepository {
   ) {
     this.scopeKeys = (Array.isArray(scopes) ? scopes : [scopes]).map(scopeKeyOf);
     this.sessionId = options.sessionId;
+    this.timeoutMs = options.clientTimeoutMs ?? clientTimeoutMs();
     this.state = shared ?? { cache: new Map(), bodies: new Map(), loaded: false };
   }
 
@@ -88,7 +98,7 @@ export class SkillRepository {
    * revision a skill under a canary resolves to depends on the session's cohort.
    */
   forSession(sessionId: string): SkillRepository {
-    return new SkillRepository(this.store, this.scopes, { sessionId }, this.state);
+    return new SkillRepository(this.store, this.scopes, { sessionId, clientTimeoutMs: this.timeoutMs }, this.state);
   }
 
   private get cache() {
@@ -125,7 +135,12 @@ export class SkillRepository {
    * When the store fails, keeps serving the last good index (nothing changed); only a
    * repository that never read its index throws (`ServiceUnavailableError`).
    */
-  async refresh(): Promise<boolean> {
+  refresh(): Promise<boolean> {
+    // Each read under the client deadline: a store that does not answer is an outage, in bounded time.
+    return withStorageDeadline({ requestMs: this.timeoutMs }, () => this.refreshIndexes());
+  }
+
+  private async refreshIndexes(): Promise<boolean> {
     let changed = false;
     try {
       for (const key of this.scopeKeys) {
@@ -190,7 +205,7 @@ export class SkillRepository {
     if (cached) return { ...summary, ...cached };
     let active: Awaited<ReturnType<SkillStore['readActive']>>;
     try {
-      active = await this.store.readActive(summary.scopeKey, summary.skillId);
+      active = await withStorageDeadline({ requestMs: this.timeoutMs }, () => this.store.readActive(summary.scopeKey, summary.skillId));
     } catch (e) {
       this.lastError = describe(e);
       const why = e instanceof ServiceUnavailableError ? e.message : serviceUnavailable('s3', addressOf(e), { detail: this.lastError }).message;

@@ -6,7 +6,7 @@ import { unreachableServiceOf } from '../client/service-errors';
 import { randomBytes } from 'node:crypto';
 import { authenticator, requireApiUser, requireCsrf, requireSession, type ConsoleEnv } from './auth';
 import { trustedProxies } from './client-address';
-import { clientDeadline } from './client-deadline';
+import { clientDeadline, storageDeadline } from './client-deadline';
 import { ForbiddenError } from './errors';
 import { jwtVerifier, type JwtVerifier } from './oidc';
 import { wellFormedQuery } from './query';
@@ -110,6 +110,7 @@ export function createConsoleApp(deps: ConsoleDeps, settings: Pick<ConsoleSettin
   });
 
   app.use(bodyLimits());
+  app.use(storageDeadline(deps));
   app.use(wellFormedQuery());
 
   app.get('/healthz', (c) => c.text('ok'));

@@ -15,6 +15,7 @@ import { loadConfig, NODE_REGION_CONFIG_FILE_OPTIONS, NODE_REGION_CONFIG_OPTIONS
 import { s3EndpointOf, type S3Settings } from '../core';
 import { serviceUnavailable } from '../core/errors';
 import { networkFailureOf } from './network-errors';
+import { storageRequestBudgetMs } from './client-deadline';
 import { describeCredentialSource, REFUSED_CREDENTIAL_CODES, STATIC_KEYS_SOURCE } from './credential-source';
 import { readCaBundle } from './tls';
 
@@ -160,52 +161,82 @@ export function createS3Client(s3: S3Settings, options: { maxAttempts?: number }
     }
   }
 
+  /**
+   * One request (`run` gets the options for `send`: its SDK attempts and body reads), under the
+   * client deadline when a client call makes it (storage/client-deadline.ts): aborted once the
+   * call's share is spent, as the one-line error naming S3. Elsewhere (workers) the SDK's own
+   * timeouts and attempts apply, unchanged.
+   */
+  async function bounded<T>(run: (options: { abortSignal?: AbortSignal }) => Promise<T>): Promise<T> {
+    const budget = storageRequestBudgetMs();
+    if (budget === undefined) return run({});
+    const noAnswer = (cause?: unknown) => serviceUnavailable('s3', endpoint, { detail: 'no answer before the deadline', ...(cause ? { cause } : {}) });
+    if (budget <= 0) throw noAnswer();
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), budget);
+    try {
+      return await run({ abortSignal: controller.signal });
+    } catch (error) {
+      throw controller.signal.aborted ? noAnswer(error) : error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   return {
-    async getObject(bucket, key, ifNoneMatch) {
-      let res;
-      try {
-        res = await sdkFor(bucket).send(new GetObjectCommand({ Bucket: bucket, Key: key, ...(ifNoneMatch ? { IfNoneMatch: ifNoneMatch } : {}) }));
-      } catch (error) {
-        if (statusOf(error) === 304) return { notModified: true };
-        throw s3Error(error, `GET ${bucket}/${key}`, source, endpoint);
-      }
-      const body = await call(`GET ${bucket}/${key}`, () => res.Body!.transformToByteArray());
-      return { body, etag: requireEtag(key, res.ETag) };
+    getObject(bucket, key, ifNoneMatch) {
+      return bounded(async (options) => {
+        let res;
+        try {
+          res = await sdkFor(bucket).send(new GetObjectCommand({ Bucket: bucket, Key: key, ...(ifNoneMatch ? { IfNoneMatch: ifNoneMatch } : {}) }), options);
+        } catch (error) {
+          if (statusOf(error) === 304) return { notModified: true } as const;
+          throw s3Error(error, `GET ${bucket}/${key}`, source, endpoint);
+        }
+        const body = await call(`GET ${bucket}/${key}`, () => res.Body!.transformToByteArray());
+        return { body, etag: requireEtag(key, res.ETag) };
+      });
     },
 
     async putObject(bucket, key, body, { contentType, ifNoneMatch, ifMatch }) {
-      const res = await call(`PUT ${bucket}/${key}`, () =>
-        sdkFor(bucket).send(
-          new PutObjectCommand({
-            Bucket: bucket,
-            Key: key,
-            Body: body,
-            ContentType: contentType,
-            ...(ifNoneMatch ? { IfNoneMatch: ifNoneMatch } : {}),
-            ...(ifMatch ? { IfMatch: ifMatch } : {}),
-          }),
+      const res = await bounded((options) =>
+        call(`PUT ${bucket}/${key}`, () =>
+          sdkFor(bucket).send(
+            new PutObjectCommand({
+              Bucket: bucket,
+              Key: key,
+              Body: body,
+              ContentType: contentType,
+              ...(ifNoneMatch ? { IfNoneMatch: ifNoneMatch } : {}),
+              ...(ifMatch ? { IfMatch: ifMatch } : {}),
+            }),
+            options,
+          ),
         ),
       );
       return { etag: requireEtag(key, res.ETag) };
     },
 
     async headObject(bucket, key) {
-      await call(`HEAD ${bucket}/${key}`, () => sdkFor(bucket).send(new HeadObjectCommand({ Bucket: bucket, Key: key })));
+      await bounded((options) => call(`HEAD ${bucket}/${key}`, () => sdkFor(bucket).send(new HeadObjectCommand({ Bucket: bucket, Key: key }), options)));
     },
 
     async deleteObject(bucket, key) {
-      await call(`DELETE ${bucket}/${key}`, () => sdkFor(bucket).send(new DeleteObjectCommand({ Bucket: bucket, Key: key })));
+      await bounded((options) => call(`DELETE ${bucket}/${key}`, () => sdkFor(bucket).send(new DeleteObjectCommand({ Bucket: bucket, Key: key }), options)));
     },
 
     async listObjects(bucket, prefix, { delimiter, continuationToken } = {}) {
-      const res = await call(`LIST ${bucket}/${prefix}`, () =>
-        sdkFor(bucket).send(
-          new ListObjectsV2Command({
-            Bucket: bucket,
-            Prefix: prefix,
-            ...(delimiter ? { Delimiter: delimiter } : {}),
-            ...(continuationToken ? { ContinuationToken: continuationToken } : {}),
-          }),
+      const res = await bounded((options) =>
+        call(`LIST ${bucket}/${prefix}`, () =>
+          sdkFor(bucket).send(
+            new ListObjectsV2Command({
+              Bucket: bucket,
+              Prefix: prefix,
+              ...(delimiter ? { Delimiter: delimiter } : {}),
+              ...(continuationToken ? { ContinuationToken: continuationToken } : {}),
+            }),
+            options,
+          ),
         ),
       );
       const nextToken = res.IsTruncated ? res.NextContinuationToken : undefined;
@@ -219,7 +250,7 @@ export function createS3Client(s3: S3Settings, options: { maxAttempts?: number }
 
     async createBucket(bucket) {
       try {
-        await call(`CREATE BUCKET ${bucket}`, () => sdkFor(bucket).send(new CreateBucketCommand({ Bucket: bucket })));
+        await bounded((options) => call(`CREATE BUCKET ${bucket}`, () => sdkFor(bucket).send(new CreateBucketCommand({ Bucket: bucket }), options)));
       } catch (e) {
         if (e instanceof S3ResponseError && (e.code === 'BucketAlreadyOwnedByYou' || e.code === 'BucketAlreadyExists')) return;
         throw e;

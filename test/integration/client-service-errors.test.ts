@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvolutionConfig } from '../../core';
 import { createSkillStore, type SkillStore } from '../../storage';
 import { connectTemporal, type Connected } from '../../runtime/connection';
-import { infraEnv, infraUp, readState } from '../../infra';
+import { infraEnv, infraUp } from '../../infra';
 import { REPO_ROOT } from '../../infra/paths';
 import { startConsole, type RunningConsole } from '../../console/server';
 import { consoleSettingsFromEnv } from '../../console/settings';
@@ -22,11 +22,12 @@ import {
   rollbackSkill,
   ServiceUnavailableError,
   showLearningJob,
+  SkillLoadTool,
   SkillRepository,
   startLearningJob,
   waitForLearningJob,
 } from '../../client/index';
-import { crashService, realServices, uniqueName } from '../support/infra';
+import { crashService, realServices, uniqueName, whileFrozen } from '../support/infra';
 import { exampleSession } from '../support/sessions';
 
 // Issue 36 item 4: every client call throws the same typed, one-line error naming the service
@@ -35,10 +36,12 @@ import { exampleSession } from '../support/sessions';
 // before a raw `ServiceError` (Temporal down). The real S3 and Temporal are killed and
 // restarted (same ports, same data). The application answers the same: the CLI's commands
 // and the console's pages and API (503) say the one line within the deadline, also while
-// Temporal accepts connections but does not answer (its process stopped with SIGSTOP).
+// Temporal or S3 accepts connections but does not answer (its process stopped with SIGSTOP).
 const TIMEOUT_MS = 3_000;
 /** The bound is asserted loosely: the machine is shared and loaded. */
 const BOUND_MS = TIMEOUT_MS + 20_000;
+/** Long past the bound: a call that hangs fails its assertion (and a frozen service is thawed) instead of timing the test out. */
+const GIVE_UP_MS = 2 * BOUND_MS;
 
 let config: EvolutionConfig;
 let temporal: Connected;
@@ -107,7 +110,7 @@ function expectCliUnreachable(what: string, r: { code: number; stderr: string; m
 /** The console's answer: 503 and the same line as JSON, within the bound. */
 async function expectConsoleUnreachable(path: string, service: string, address: string, variable: string): Promise<void> {
   const t0 = Date.now();
-  const res = await fetch(`${web.url}${path}`, { headers: { authorization: `Bearer ${ops.token}` } });
+  const res = await fetch(`${web.url}${path}`, { headers: { authorization: `Bearer ${ops.token}` }, signal: AbortSignal.timeout(GIVE_UP_MS) });
   const ms = Date.now() - t0;
   expect(res.status, path).toBe(503);
   const body = (await res.json()) as { error: string; message: string };
@@ -121,10 +124,18 @@ const oneLine = (service: string, address: string, variable: string) => new RegE
 
 const remedy = (variable: string) => `: run \`npx evolution infra up\` for the local services, or set ${variable} to where it runs`;
 
+function orGiveUp<T>(p: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const giveUp = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer after ${GIVE_UP_MS} ms`)), GIVE_UP_MS);
+  });
+  return Promise.race([p, giveUp]).finally(() => clearTimeout(timer));
+}
+
 /** Runs a call that must fail, with how long it took. */
 async function failure(call: () => Promise<unknown>): Promise<{ error: unknown; ms: number }> {
   const t0 = Date.now();
-  const error = await call().then(
+  const error = await orGiveUp(call()).then(
     () => new Error('expected the call to fail'),
     (e: unknown) => e,
   );
@@ -214,22 +225,58 @@ describe('client calls while a service is down', () => {
     const scopeKey = `apps/${uniqueName('temporal-hung')}`;
     const hungDeps = { client: temporal.client, store, config };
     const address = config.temporal.address;
-    const pid = readState().services.temporal!.pid!;
-    const signal = (sig: NodeJS.Signals) => {
-      try {
-        process.kill(-pid, sig);
-      } catch {
-        process.kill(pid, sig);
-      }
-    };
-    signal('SIGSTOP');
-    try {
+    await whileFrozen('temporal', async () => {
       expectUnreachable('listLearningJobs', await failure(() => listLearningJobs(hungDeps, scopeKey)), 'Temporal', address, 'TEMPORAL_ADDRESS');
       await expectConsoleUnreachable(`/api/jobs?scope=${encodeURIComponent(consoleScope)}`, 'Temporal', address, 'TEMPORAL_ADDRESS');
       // The CLI's probe connects (the kernel accepts for the stopped server): the connection itself must give up in time.
       expectCliUnreachable('jobs --app', await evolution(['jobs', '--app', consoleApp]), 'Temporal', address, 'TEMPORAL_ADDRESS');
-    } finally {
-      signal('SIGCONT');
-    }
+    });
   }, 300_000);
+
+  it('S3 accepting connections but not answering (stopped with SIGSTOP): the client, the skill repository, the CLI and the console answer within the deadline', async () => {
+    // Where the SDK's socket timeout (30 s) and attempts (3) made each call take 30-90 s: each S3
+    // request of a client call has the client deadline to answer (storage/client-deadline.ts).
+    const app = uniqueName('s3-hung');
+    const scope = { mode: 'app' as const, app };
+    const deps = { client: temporal.client, store, config };
+    const endpoint = config.s3.endpoint!;
+    await whileFrozen('s3', async () => {
+      // A call bounded as a whole (its Temporal requests share the deadline), one that waits for
+      // a workflow (each S3 request bounded), and calls on the store alone.
+      expectUnreachable(
+        'startLearningJob',
+        await failure(() => startLearningJob(deps, { app, user: 'u1', sessionId: 's1', events: exampleSession('weather-report') })),
+        'S3',
+        endpoint,
+        'S3_ENDPOINT',
+      );
+      expectUnreachable('decideRevision', await failure(() => decideRevision(deps, 'rev-unknown', { decision: 'approve', reviewer: 'r' })), 'S3', endpoint, 'S3_ENDPOINT');
+      expectUnreachable('listSkillRevisions', await failure(() => listSkillRevisions(store, `apps/${app}`, 'skill-1')), 'S3', endpoint, 'S3_ENDPOINT');
+      expectUnreachable(
+        'putDataset',
+        await failure(() => putDataset(store, { id: uniqueName('ds'), version: '1', feedback: [{ id: 'c1', input: 'x' }], validation: [{ id: 'c2', input: 'y' }] })),
+        'S3',
+        endpoint,
+        'S3_ENDPOINT',
+      );
+      // The skill repository (no Temporal client) and the skill_load tool an agent is given.
+      const repository = new SkillRepository(store, scope, { clientTimeoutMs: TIMEOUT_MS });
+      expectUnreachable('SkillRepository.list', await failure(() => repository.list()), 'S3', endpoint, 'S3_ENDPOINT');
+      const t0 = Date.now();
+      const tool = await orGiveUp(new SkillLoadTool(new SkillRepository(store, scope, { clientTimeoutMs: TIMEOUT_MS })).definition());
+      expect(tool.function.description).toContain('(skills are temporarily unavailable)');
+      expect(Date.now() - t0, 'skill_load definition').toBeLessThan(BOUND_MS);
+      // The application: the CLI's commands on the store (the TCP probe connects: the requests must give up), and the console.
+      expectCliUnreachable('skills --app', await evolution(['skills', '--app', consoleApp]), 'S3', endpoint, 'S3_ENDPOINT');
+      expectCliUnreachable('metrics --app', await evolution(['metrics', '--app', consoleApp]), 'S3', endpoint, 'S3_ENDPOINT');
+      await expectConsoleUnreachable(`/api/skills?scope=${encodeURIComponent(consoleScope)}`, 'S3', endpoint, 'S3_ENDPOINT');
+      const started = Date.now();
+      const page = await fetch(`${web.url}/skills?scope=${encodeURIComponent(consoleScope)}`, { headers: { cookie: signedIn }, signal: AbortSignal.timeout(GIVE_UP_MS) });
+      expect(page.status).toBe(503);
+      expect(await page.text()).toContain(`S3 at ${endpoint} cannot be reached (no answer before the deadline)`);
+      expect(Date.now() - started, '/skills page').toBeLessThan(BOUND_MS);
+    });
+    // Thawed, the same calls answer again.
+    expect(await listSkillRevisions(store, `apps/${app}`, 'skill-1')).toEqual([]);
+  }, 600_000);
 });

@@ -51,3 +51,26 @@ export async function crashService(name: ServiceName): Promise<void> {
   }
   throw new Error(`${name} (pid ${pid}) did not die`);
 }
+
+/**
+ * Freezes one local service of this checkout (SIGSTOP: its port still accepts connections,
+ * nothing answers, as a hung server) while `during` runs, and thaws it (SIGCONT) afterwards,
+ * whatever happened.
+ */
+export async function whileFrozen<T>(name: ServiceName, during: () => Promise<T>): Promise<T> {
+  const pid = readState().services[name]?.pid;
+  if (!pid) throw new Error(`${name} is not running`);
+  const signal = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(-pid, sig);
+    } catch {
+      process.kill(pid, sig);
+    }
+  };
+  signal('SIGSTOP');
+  try {
+    return await during();
+  } finally {
+    signal('SIGCONT');
+  }
+}
