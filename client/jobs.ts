@@ -124,11 +124,17 @@ export async function listLearningJobs(deps: { client: Client; store: SkillStore
   const limit = opts.limit ?? DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new InputError(`--limit must be an integer from 1 to 1000, got ${opts.limit}`);
   const query = scopeQuery(scopeKey, 'learning-job');
-  const jobs: JobView[] = [];
+  // Visibility lists runs: a re-run (retryLearningJob, a reset) is a new run under the same job
+  // id, beside the failed one. A job is shown once, as its latest run (what a re-run acts on).
+  const byJob = new Map<string, JobView>();
   for await (const w of deps.client.workflow.list({ query, pageSize: limit })) {
-    jobs.push({ jobId: w.workflowId, workflowStatus: w.status.name, startedAt: w.startTime.toISOString(), closedAt: w.closeTime?.toISOString() });
-    if (jobs.length >= limit) break;
+    const startedAt = w.startTime.toISOString();
+    const seen = byJob.get(w.workflowId);
+    if (!seen || (seen.startedAt ?? '') < startedAt)
+      byJob.set(w.workflowId, { jobId: w.workflowId, workflowStatus: w.status.name, startedAt, closedAt: w.closeTime?.toISOString() });
+    if (byJob.size >= limit) break;
   }
+  const jobs = [...byJob.values()];
   jobs.sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? ''));
   await Promise.all(
     jobs.map(async (job) => {
