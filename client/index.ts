@@ -103,7 +103,7 @@ export const readEvaluationRun = atClientBoundary(evaluation.readEvaluationRun);
 export const listEvaluationRuns = atClientBoundary(evaluation.listEvaluationRuns);
 export const evaluationReportHtml = atClientBoundary(evaluation.evaluationReportHtml);
 export type { EvaluationRunView } from './evaluation';
-export { DEFAULT_CLIENT_CONNECT_TIMEOUT_MS, withinClientDeadline, unreachableServiceOf } from './service-errors';
+export { clientTimeoutMs, DEFAULT_CLIENT_CONNECT_TIMEOUT_MS, withinClientDeadline, unreachableServiceOf } from './service-errors';
 
 export { SkillRepository, SkillUnavailableError, type LoadedSkill, type SkillSummary, type RepositoryFreshness } from './skill-repository';
 export { SkillLoadTool, type OpenAIFunctionTool } from './skill-load-tool';
