@@ -86,7 +86,13 @@ export class S3CredentialsError extends Error {
  */
 const DEFAULT_MAX_ATTEMPTS = 3;
 const CONNECT_TIMEOUT_MS = 5_000;
-const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * A request whose socket stays silent this long fails (a TimeoutError, retried like a broken
+ * connection): how a server that accepts connections but stops answering (hung, or stopped with
+ * SIGSTOP) is noticed outside a client call. The handler's `requestTimeout` would only log a
+ * warning unless told to throw, and would cut a large transfer that is still moving.
+ */
+const IDLE_TIMEOUT_MS = 30_000;
 /**
  * Sockets per S3 host: a worker runs up to a few hundred activities and local activities at
  * once, each making one request at a time; beyond this, requests queue for a socket.
@@ -112,7 +118,7 @@ const UNUSED_MIDDLEWARE = [
   's3ExpressMiddleware',
 ];
 
-export function createS3Client(s3: S3Settings, options: { maxAttempts?: number } = {}): S3Client {
+export function createS3Client(s3: S3Settings, options: { maxAttempts?: number; idleTimeoutMs?: number } = {}): S3Client {
   // The pinned SDK supports this Node; its notice about the Node that future SDK versions need is noise in every process.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const staticKeys = s3.accessKeyId && s3.secretAccessKey ? { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } : undefined;
@@ -133,7 +139,7 @@ export function createS3Client(s3: S3Settings, options: { maxAttempts?: number }
     disableS3ExpressSessionAuth: true,
     // The middleware stack is resolved once per command class instead of on every send (see sdkFor).
     cacheMiddleware: true,
-    requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, httpAgent, httpsAgent },
+    requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, socketTimeout: options.idleTimeoutMs ?? IDLE_TIMEOUT_MS, httpAgent, httpsAgent },
   };
   const endpoint = s3EndpointOf(s3);
   const clients = new Map<string, SdkS3Client>();

@@ -81,3 +81,20 @@ describe('S3 requests under the client deadline', () => {
     expectNoAnswer(await outcome(store.listRevisions('apps/silent', 'skill-1')));
   });
 });
+
+describe('S3 requests outside a client call (workers)', () => {
+  // A worker's store has no client deadline: a server that stops answering is noticed by the
+  // socket going idle (30 s by default; shortened here), not left hanging until the activity's
+  // own timeout, with the request's socket held meanwhile.
+  it('a request to a server that does not answer fails after the idle timeout, as the one line naming S3', async () => {
+    const client = createS3Client(settings(), { maxAttempts: 1, idleTimeoutMs: 500 });
+    try {
+      const e = await outcome(client.getObject('silent', 'worker.json'));
+      expect(e).toBeInstanceOf(ServiceUnavailableError);
+      expect((e as ServiceUnavailableError).service).toBe('S3');
+      expect((e as Error).message).toContain('(no answer before the timeout)');
+    } finally {
+      client.destroy();
+    }
+  }, 20_000);
+});
