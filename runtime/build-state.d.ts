@@ -7,4 +7,6 @@ export const STAMP: string;
 export const WORKFLOW_BUNDLE: string;
 export function buildStatus(): 'fresh' | 'missing' | 'stale';
 export function ensureBuild(log?: (line: string) => void): boolean;
+/** Newest modification time (ms) of a source file under `dir`, build outputs and installed modules not counted. */
+export function newestMtime(dir: string): number;
 export function newestSource(): number;

@@ -27,6 +27,10 @@ const WORKFLOW_BUNDLE = join(DIST, 'workflow-bundle.js');
 const SOURCE_DIRS = ['core', 'storage', 'activities', 'client', 'workflows', 'runtime', 'workers', 'console', 'cli', 'infra', 'scripts', 'bench/floor'];
 const SOURCE_FILES = ['package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
 
+/** Below a source directory, what is not a source: a package's own build output, installed modules. */
+const NOT_SOURCES = new Set(['dist', 'node_modules']);
+
+/** Modification time of the newest .ts/.js/.json file under `dir`, outside build outputs and installed modules. */
 function newestMtime(dir) {
   let newest = 0;
   let entries;
@@ -37,8 +41,9 @@ function newestMtime(dir) {
   }
   for (const e of entries) {
     const path = join(dir, e.name);
-    if (e.isDirectory()) newest = Math.max(newest, newestMtime(path));
-    else if (/\.(ts|js|json)$/.test(e.name)) newest = Math.max(newest, statSync(path).mtimeMs);
+    if (e.isDirectory()) {
+      if (!NOT_SOURCES.has(e.name)) newest = Math.max(newest, newestMtime(path));
+    } else if (/\.(ts|js|json)$/.test(e.name)) newest = Math.max(newest, statSync(path).mtimeMs);
   }
   return newest;
 }
@@ -103,6 +108,6 @@ function ensureBuild(log = (line) => process.stderr.write(`${line}\n`)) {
   }
 }
 
-module.exports = { ROOT, DIST, STAMP, WORKFLOW_BUNDLE, buildStatus, ensureBuild, newestSource };
+module.exports = { ROOT, DIST, STAMP, WORKFLOW_BUNDLE, buildStatus, ensureBuild, newestMtime, newestSource };
 
 if (require.main === module) process.exit(ensureBuild() ? 0 : 1);
