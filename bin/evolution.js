@@ -12,7 +12,10 @@ if (!require('../runtime/node-lts.js').reexecUnderLts(__filename, process.argv.s
   if (process.env.EVOLUTION_NO_BUILD !== '1' && ensureBuild()) {
     cli = require(join(DIST, 'cli', 'main.js'));
   } else {
+    // Both loaders: the CLI's lazy `import()`s go through the ESM one, which without tsx
+    // would strip the types itself (Node 26) but not resolve extensionless paths.
     require('tsx/cjs/api').register();
+    require('tsx/esm/api').register();
     cli = require('../cli/main.ts');
   }
   cli.runCli(process.argv.slice(2)); // exits once its output is flushed (cli/main.ts)

@@ -100,3 +100,17 @@ describe('evolution completion', () => {
     120_000,
   );
 });
+
+describe('evolution without a build', () => {
+  // bin/evolution.js runs the TypeScript sources through tsx when dist/ cannot be built (no
+  // dev tools, a failed build, EVOLUTION_NO_BUILD=1). The CLI loads its commands' modules with
+  // import(): on Node 26 those went through Node's own loader, which strips types but does not
+  // resolve extensionless paths, so every such command failed with ERR_MODULE_NOT_FOUND (seen
+  // in CI when a spurious rebuild made dist/ stale mid-run).
+  it('a command that loads its services runs from the sources and answers in its own words', async () => {
+    const r = await evolution(['approve', 'rev-x', '--reviewer', 'm'], { EVOLUTION_NO_BUILD: '1', TEMPORAL_ADDRESS: '127.0.0.1:1' });
+    expect(r.stderr).not.toContain('ERR_MODULE_NOT_FOUND');
+    expect(r.stderr).toContain('evolution approve: Temporal at 127.0.0.1:1 cannot be reached');
+    expect(r.code).toBe(1);
+  });
+});
