@@ -25,6 +25,14 @@ const ratio = z
   .trim()
   .transform(Number)
   .refine((n) => Number.isFinite(n) && n >= 0 && n <= 1, 'must be a number in [0,1]');
+/** Percentage points (`5`, `2.5`) as a fraction. */
+const percentagePoints = z
+  .string()
+  .trim()
+  .regex(/^\d+(\.\d+)?$/, 'must be percentage points, e.g. 5 or 2.5')
+  .transform(Number)
+  .refine((n) => n < 100, 'must be less than 100')
+  .transform((n) => n / 100);
 const duration = z.string().transform((v, ctx) => {
   try {
     return parseDuration(v);
@@ -116,6 +124,8 @@ const ENV = {
   EVOLUTION_CANARY_MAX_DURATION: positiveDuration.prefault('7d'),
   EVOLUTION_CANARY_ON_EXPIRY: z.enum(['rollback', 'hold', 'promote']).default('rollback'),
   EVOLUTION_CANARY_CHECK_INTERVAL: positiveDuration.prefault('1m'),
+  EVOLUTION_CANARY_MARGIN: percentagePoints.prefault('5'),
+  EVOLUTION_CANARY_ALPHA: ratio.refine((n) => n > 0 && n <= 0.5, 'must be in (0, 0.5]').prefault('0.05'),
   EVOLUTION_MIN_TOOL_CALLS: int.prefault('4'),
   EVOLUTION_QUARANTINE_AFTER_FAILURES: int.refine((n) => n >= 1, 'must be at least 1').prefault('3'),
   EVOLUTION_EFFECTIVENESS_THRESHOLD: ratio.prefault('0.8'),
@@ -282,6 +292,8 @@ export function parseConfig(env: Record<string, string | undefined>): EvolutionC
           maxDurationMs: p.EVOLUTION_CANARY_MAX_DURATION!,
           onExpiry: p.EVOLUTION_CANARY_ON_EXPIRY,
           checkIntervalMs: p.EVOLUTION_CANARY_CHECK_INTERVAL!,
+          nonInferiorityMargin: p.EVOLUTION_CANARY_MARGIN,
+          alpha: p.EVOLUTION_CANARY_ALPHA,
         }),
       },
       minToolCalls: p.EVOLUTION_MIN_TOOL_CALLS,

@@ -115,6 +115,19 @@ describe('canary settings (EVOLUTION_CANARY*)', () => {
     expect(() => parseConfig({ EVOLUTION_CANARY: 'sometimes' })).toThrow(/EVOLUTION_CANARY/);
     expect(() => parseConfig({ EVOLUTION_CANARY_STEPS: '50,10' })).toThrow(/EVOLUTION_CANARY_STEPS/);
   });
+
+  it("the sequential test's margin (percentage points) and error rate are settings, the documented defaults when unset", () => {
+    expect(parseConfig({}).governance.canary?.rollout).toMatchObject({ nonInferiorityMargin: 0.05, alpha: 0.05 });
+    expect(parseConfig({ EVOLUTION_CANARY_MARGIN: '2.5', EVOLUTION_CANARY_ALPHA: '0.01' }).governance.canary?.rollout).toMatchObject({
+      nonInferiorityMargin: 0.025,
+      alpha: 0.01,
+    });
+    expect(parseConfig({ EVOLUTION_CANARY_MARGIN: '0' }).governance.canary?.rollout.nonInferiorityMargin).toBe(0);
+    expect(() => parseConfig({ EVOLUTION_CANARY_MARGIN: '100' })).toThrow(/EVOLUTION_CANARY_MARGIN/);
+    expect(() => parseConfig({ EVOLUTION_CANARY_MARGIN: 'five' })).toThrow(/EVOLUTION_CANARY_MARGIN/);
+    expect(() => parseConfig({ EVOLUTION_CANARY_ALPHA: '0.6' })).toThrow(/EVOLUTION_CANARY_ALPHA/);
+    expect(() => parseConfig({ EVOLUTION_CANARY_ALPHA: '0' })).toThrow(/EVOLUTION_CANARY_ALPHA/);
+  });
 });
 
 describe('rollout metrics (observed at the activity boundary)', () => {
