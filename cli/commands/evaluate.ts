@@ -120,7 +120,11 @@ async function startRunWorkers(config: EvolutionConfig, runId: string, family: i
   };
 }
 
-/** `--detach`: the same command, without it, in a process of its own (its output in a log beside the report); returns once the workflow runs. */
+/**
+ * `--detach`: the same command, without it, in a process of its own (its output in a log beside
+ * the report); returns once the workflow runs and has recorded the run, so the run's page in the
+ * console (which authorizes by the recorded run's scope) and `evolution evaluation` both find it.
+ */
 async function detach(ctx: CommandContext, runId: string, dir: string): Promise<number> {
   mkdirSync(dir, { recursive: true });
   const log = join(dir, 'run.log');
@@ -136,7 +140,7 @@ async function detach(ctx: CommandContext, runId: string, dir: string): Promise<
     const deadline = Date.now() + 180_000;
     for (;;) {
       const view = await getEvaluationRun({ client: temporal.client, store }, runId).catch(() => undefined);
-      if (view?.workflowStatus === 'RUNNING' || (exited === 0 && view?.report)) {
+      if ((view?.workflowStatus === 'RUNNING' && view.record) || (exited === 0 && view?.report)) {
         ctx.out({ runId, pid: child.pid, log }, `${runId}\n  running in the background (pid ${child.pid}, log ${log}); \`evolution evaluation ${runId}\` shows its progress`);
         return 0;
       }
