@@ -9,13 +9,15 @@ import { recordActivities } from './record';
 import { rolloutActivities } from './rollout';
 import type { StartRollout } from './rollout-start';
 import { scopeIndexActivities } from './scope-index';
-import type { SignalIndex } from './scope-index-signal';
+import type { SignalIndex, SignalRejections } from './scope-index-signal';
 import { scopeRecording, usageActivities, type RecordScope } from './usage';
 import { createSkillStore, type SkillStore } from '../storage';
 
 export interface ActivityDeps {
   /** How publications reach the scope index workflow (the worker's: update-with-start over its own connection). */
   signalIndex: SignalIndex;
+  /** How a rejection's new version of the scope's rejections reaches the scope index workflow (signal-with-start). */
+  signalRejections: SignalRejections;
   /**
    * How each activity's records (a job's usage: which skills its session loaded and its
    * outcome; the governance counters its writes add; its audit entries) reach the scope's
@@ -28,7 +30,10 @@ export interface ActivityDeps {
 }
 
 /** Every application activity, wired to one S3 store and one OpenAI client per worker. */
-export function createActivities(config: EvolutionConfig, { signalIndex, recordScope, startRollout, store: plainStore = createSkillStore(config.s3) }: ActivityDeps) {
+export function createActivities(
+  config: EvolutionConfig,
+  { signalIndex, signalRejections, recordScope, startRollout, store: plainStore = createSkillStore(config.s3) }: ActivityDeps,
+) {
   const openai = createOpenAIClient(config.llm);
   const recording = recordScope ? scopeRecording(recordScope) : undefined;
   const store = recording ? recording.recordingStore(plainStore) : plainStore;
@@ -39,14 +44,14 @@ export function createActivities(config: EvolutionConfig, { signalIndex, recordS
     canarySettings && canarySettings.policy !== 'none' && startRollout
       ? { ...canarySettings, startRollout, storageOutageToleranceMs: config.runtime.storageOutageToleranceMs }
       : undefined;
-  const publisher = publisherActivities({ store, signalIndex, ...(canary ? { canary } : {}) });
+  const publisher = publisherActivities({ store, signalIndex, signalRejections, ...(canary ? { canary } : {}) });
   const activities = {
     ...learningActivities({ config, store, openai, noteSession }),
     ...record,
     ...publisher,
     ...jobPublicationActivities({ store, recordRevision: record.recordRevision, publishRevision: publisher.publishRevision, noteSession }),
     ...scopeIndexActivities({ store }),
-    ...rolloutActivities({ store, signalIndex }),
+    ...rolloutActivities({ store, signalIndex, signalRejections }),
     ...usageActivities({ store }),
     ...gepaActivities({ config, store, openai }),
     ...curationActivities({ config, store, openai, recordRevision: record.recordRevision, publishRevision: publisher.publishRevision }),

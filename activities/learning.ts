@@ -40,14 +40,14 @@ import { NON_RETRYABLE } from '../core/failure-types';
 import { withStoreErrors } from './errors';
 import type { ScopeRecording } from './usage';
 import { attributeSession, type JobUsage } from '../core/usage';
-import { rejectionsFor } from '../core/governance/rejections';
+import { rejectionsFor, type RejectionNote } from '../core/governance/rejections';
 import { scopeSkillsOf } from './existing-skills';
 import { whileHeartbeating } from './heartbeat';
 import { asModelAnswer } from './llm/model-answer-failure';
 import { reviewerMessages } from './llm/reviewer-prompt';
 import { structuredCompletion } from './llm/structured-call';
 import type OpenAI from 'openai';
-import type { SkillStore } from '../storage';
+import type { ReviewStep, SkillStore } from '../storage';
 
 /**
  * How long a review waits for the scope index to include what the session's previous job
@@ -95,7 +95,15 @@ export interface ReviewSessionInput {
   reviewedAfter: ReviewCursor;
   /** PreparedReview.indexEtag: the snapshot the reviewer's skills are ranked from. */
   indexEtag?: string;
+  /**
+   * The cursor to advance to once the model's answer is valid (PreparedReview's next cursor
+   * and the ETag it was read at, with workflow time): stored in the same write as the answer.
+   */
+  advance?: { cursor: ReviewCursor; cursorEtag?: string | null; at: string };
 }
+
+/** The reviewer's decision, and whether its step advanced the cursor (a storage fault there leaves that to the plan step). */
+export type ReviewOutcome = ReviewDecision & { cursorAdvanced?: boolean };
 
 /** The plan's input without the existing skills, which the plan reads from the index snapshot. */
 export type PlanJobInput = Omit<PlanInput, 'existingSkills'> & { indexEtag?: string };
@@ -161,6 +169,14 @@ export function learningActivities({ config, store, openai, noteSession }: Learn
     };
   }
 
+  function writeCursor(
+    { scopeKey, sessionId, cursor, at, cursorEtag }: Pick<AdvanceCursorInput, 'scopeKey' | 'sessionId' | 'cursor' | 'at' | 'cursorEtag'>,
+    review?: ReviewStep & { decision: ReviewDecision },
+  ) {
+    const position = { lastReviewedAt: cursor.lastReviewedAt, lastEventCount: cursor.lastEventCount ?? 0, updatedAt: at };
+    return store.writeCursor(scopeKey, sessionId, position, cursorEtag === undefined ? undefined : { etag: cursorEtag }, review);
+  }
+
   async function writeJobOutcome(outcome: JobOutcome, at: string, usage?: JobUsage): Promise<void> {
     await withStoreErrors(() => store.writeJobOutcome(outcome, at));
     if (usage) countUsage(outcome.scopeKey, usage);
@@ -177,14 +193,7 @@ export function learningActivities({ config, store, openai, noteSession }: Learn
    * outcome, after the cursor, and a quarantine's session-level audit entry. Both writes are idempotent, so a retry repeats them harmlessly.
    */
   async function advanceCursor({ scopeKey, sessionId, cursor, at, cursorEtag, outcome, usage }: AdvanceCursorInput): Promise<void> {
-    await withStoreErrors(() =>
-      store.writeCursor(
-        scopeKey,
-        sessionId,
-        { lastReviewedAt: cursor.lastReviewedAt, lastEventCount: cursor.lastEventCount ?? 0, updatedAt: at },
-        cursorEtag === undefined ? undefined : { etag: cursorEtag },
-      ),
-    );
+    await withStoreErrors(() => writeCursor({ scopeKey, sessionId, cursor, at, cursorEtag }));
     if (outcome?.status === 'quarantined') {
       await withStoreErrors(() =>
         store.appendSessionAudit({
@@ -227,15 +236,19 @@ export function learningActivities({ config, store, openai, noteSession }: Learn
   }
 
   /**
-   * The existing skills the reviewer is shown: the most relevant (name/description overlap
+   * What the reviewer is shown of the scope (and the rejections about it): the existing skills, the most relevant (name/description overlap
    * with the delta, at most DEFAULT_RELEVANT_SKILLS) of the index snapshot the review was
    * prepared from, never the whole scope; the reconciler checks names against the whole
    * scope when planning. Ranked here rather than in prepareReview, so they do not travel
    * through history twice (its result and this activity's input).
    */
-  async function skillsShownToReviewer(scopeKey: string, indexEtag: string | undefined, transcript: Transcript): Promise<ExistingSkill[]> {
+  async function reviewerContext(scopeKey: string, indexEtag: string | undefined, transcript: Transcript): Promise<{ existingSkills: ExistingSkill[]; rejected: RejectionNote[] }> {
     const index = await store.scopeIndexSnapshot(scopeKey, indexEtag ?? null);
-    return boundExistingSkills(mostRelevant(scopeSkillsOf(index).relevance, renderTranscript(transcript)));
+    const existingSkills = boundExistingSkills(mostRelevant(scopeSkillsOf(index).relevance, renderTranscript(transcript)));
+    // The index names the version of the scope's rejections: none, or ones this process has, cost no request.
+    // Without a version (no index yet, or one written before it), read them.
+    const notes = index?.rejections === undefined ? await store.readRejections(scopeKey) : await store.readRejectionsAt(scopeKey, index.rejections);
+    return { existingSkills, rejected: rejectionsFor(notes, existingSkills) };
   }
 
   return {
@@ -310,21 +323,21 @@ export function learningActivities({ config, store, openai, noteSession }: Learn
      * unusable answers fail as `ModelAnswerFailure`, which the workflow counts against the
      * reviewer's attempts (see asModelAnswer).
      */
-    async reviewSession({ segment, reviewedAfter, indexEtag }: ReviewSessionInput): Promise<ReviewDecision> {
+    async reviewSession({ segment, reviewedAfter, indexEtag, advance }: ReviewSessionInput): Promise<ReviewOutcome> {
       // An earlier attempt's answer whose completion never reached Temporal (down while the
       // model answered; the step then timed out) is used as it is: one model call per review.
       const { workflowExecution, activityId, attempt } = Context.current().info;
-      const answerAt = workflowExecution && { scopeKey: segment.scopeKey, sessionId: segment.sessionId, runId: workflowExecution.runId, activityId };
-      if (answerAt && attempt > 1) {
-        const earlier = await withStoreErrors(() => store.readReviewAnswer(answerAt));
+      const step = workflowExecution && { runId: workflowExecution.runId, activityId };
+      if (step && advance && attempt > 1) {
+        const earlier = await withStoreErrors(() => store.readStepReview(segment.scopeKey, segment.sessionId, step));
         if (earlier) {
           log.info('reviewer answer of an earlier attempt reused', { sessionId: segment.sessionId, attempt });
-          return earlier;
+          return { ...earlier, cursorAdvanced: true };
         }
       }
       const events = await withStoreErrors(() => loadSegmentEvents(segment));
       const transcript = buildTranscript(deltaAfterCursor(events, reviewedAfter).delta);
-      const existingSkills = await withStoreErrors(() => skillsShownToReviewer(segment.scopeKey, indexEtag, transcript));
+      const { existingSkills, rejected } = await withStoreErrors(() => reviewerContext(segment.scopeKey, indexEtag, transcript));
       const messages = reviewerMessages({
         session: { app: segment.app, user: segment.user, sessionId: segment.sessionId },
         transcript: transcript.messages.map((m) => ({
@@ -335,7 +348,7 @@ export function learningActivities({ config, store, openai, noteSession }: Learn
         })),
         existingSkills: existingSkills.map((s) => ({ name: s.name, description: s.description, body_excerpt: s.bodyExcerpt })),
         outcome: segment.outcome,
-        rejected: rejectionsFor(await withStoreErrors(() => store.readRejections(segment.scopeKey)), existingSkills),
+        rejected,
       });
       const { value, record } = await whileHeartbeating((signal) =>
         asModelAnswer(() =>
@@ -353,14 +366,19 @@ export function learningActivities({ config, store, openai, noteSession }: Learn
       );
       if (record.repairs.length) log.info('reviewer answer repaired', { sessionId: segment.sessionId, format: record.format, repairs: record.repairs });
       const decision: ReviewDecision = { ...value, answer: record };
-      // Best effort: with S3 down the answer still reaches Temporal, which is what counts.
-      if (answerAt)
-        await whileHeartbeating(() =>
-          store
-            .writeReviewAnswer(answerAt, decision)
-            .catch((e: unknown) => log.warn('reviewer answer not kept for a later attempt', { sessionId: segment.sessionId, error: String(e) })),
-        );
-      return decision;
+      if (!step || !advance) return decision;
+      // A valid answer consumes the delta: the cursor advances with the answer in one write.
+      // Best effort: with S3 down the answer still reaches Temporal, which is what counts, and the plan step advances the cursor.
+      const advanced = await whileHeartbeating(() =>
+        writeCursor({ scopeKey: segment.scopeKey, sessionId: segment.sessionId, ...advance }, { ...step, decision }).then(
+          () => true,
+          (e: unknown) => {
+            log.warn('cursor not advanced with the reviewer answer; the plan step advances it', { sessionId: segment.sessionId, error: String(e) });
+            return false;
+          },
+        ),
+      );
+      return { ...decision, cursorAdvanced: advanced };
     },
 
     /**
@@ -389,12 +407,13 @@ export function learningActivities({ config, store, openai, noteSession }: Learn
     },
 
     /**
-     * A valid decision: the cursor advances (before any governance work), then the job is
-     * planned. One activity instead of two (each costs a history round trip); a retry
-     * repeats the idempotent cursor write and plans from the same index snapshot.
+     * A valid decision: the cursor advances (before any governance work) unless the review
+     * step already advanced it (`cursor` absent), then the job is planned. One activity
+     * instead of two (each costs a history round trip); a retry repeats the idempotent
+     * cursor write and plans from the same index snapshot.
      */
-    async advanceCursorAndPlan({ cursor, plan }: { cursor: AdvanceCursorInput; plan: PlanJobInput }): Promise<RevisionPlan> {
-      await advanceCursor(cursor);
+    async advanceCursorAndPlan({ cursor, plan }: { cursor?: AdvanceCursorInput; plan: PlanJobInput }): Promise<RevisionPlan> {
+      if (cursor) await advanceCursor(cursor);
       return planJob(plan);
     },
 

@@ -20,7 +20,8 @@ import { NON_RETRYABLE } from '../core/failure-types';
 import { rejectionNote } from '../core/governance/rejections';
 import { withStoreErrors } from './errors';
 import { whileHeartbeating } from './heartbeat';
-import type { SignalIndex } from './scope-index-signal';
+import { recordRejection } from './rejections';
+import type { SignalIndex, SignalRejections } from './scope-index-signal';
 import type { StartRollout } from './rollout-start';
 import { goesThroughCanary, type CanaryPolicy, type RolloutSettings } from '../core/rollout';
 import { indexChangeFor, retryOnConflict, type SkillStore } from '../storage';
@@ -165,7 +166,17 @@ export function pointerTargetOf(rev: Pick<Revision, 'id' | 'skillId' | 'action' 
  * revisions; the scope index is materialized by the scope's index workflow,
  * which each operation signals with the pointer it leaves behind.
  */
-export function publisherActivities({ store, signalIndex, canary }: { store: SkillStore; signalIndex: SignalIndex; canary?: CanaryPublishing }) {
+export function publisherActivities({
+  store,
+  signalIndex,
+  signalRejections,
+  canary,
+}: {
+  store: SkillStore;
+  signalIndex: SignalIndex;
+  signalRejections: SignalRejections;
+  canary?: CanaryPublishing;
+}) {
   async function mustRead(ref: RevisionRef): Promise<Revision> {
     const rev = await store.readRevision(ref.scopeKey, ref.skillId, ref.revisionId);
     if (!rev) throw ApplicationFailure.nonRetryable(`revision ${ref.revisionId} of skill ${ref.skillId} does not exist in ${ref.scopeKey}`, NON_RETRYABLE.store);
@@ -295,7 +306,7 @@ export function publisherActivities({ store, signalIndex, canary }: { store: Ski
       const after = await store.transitionRevision(revision, { to: 'rejected', reason, at, patch: { human } });
       await audit(rev, opId, 'reject', at, actor, reason, 'rejected');
       // Learning from decisions: the next review of this skill (and a GEPA reflection on it) sees the change and the comment.
-      await store.recordRejection(rev.scopeKey, rejectionNote(rev, { reviewer: actor, comment: reason, at }));
+      await recordRejection(store, signalRejections, rev.scopeKey, rejectionNote(rev, { reviewer: actor, comment: reason, at }));
       return { status: after.status };
     });
   }

@@ -3,7 +3,8 @@ import { rejectionNote } from '../core/governance/rejections';
 import { withStoreErrors } from './errors';
 import { whileHeartbeating } from './heartbeat';
 import { movePointer } from './publisher';
-import type { SignalIndex } from './scope-index-signal';
+import { recordRejection } from './rejections';
+import type { SignalIndex, SignalRejections } from './scope-index-signal';
 import { indexChangeFor, type SkillStore } from '../storage';
 
 export interface CanaryRef {
@@ -72,7 +73,7 @@ export function rolloutTarget(
  * the scope usage workflow keeps each canary's cohort tallies), and its decisions as pointer
  * operations through the one pointer-move path (movePointer), each audited.
  */
-export function rolloutActivities({ store, signalIndex }: { store: SkillStore; signalIndex: SignalIndex }) {
+export function rolloutActivities({ store, signalIndex, signalRejections }: { store: SkillStore; signalIndex: SignalIndex; signalRejections: SignalRejections }) {
   async function readCanaryCohorts({ scopeKey, skillId, candidateRevisionId }: CanaryRef): Promise<CanaryCohorts> {
     return withStoreErrors(async () => {
       const usage = await store.readUsage(scopeKey);
@@ -122,7 +123,7 @@ export function rolloutActivities({ store, signalIndex }: { store: SkillStore; s
         if (kind === 'rollback') {
           // Learning from decisions: the next review of this skill sees that this change was taken back, and why.
           const rev = await store.readRevision(scopeKey, skillId, candidateRevisionId);
-          if (rev) await store.recordRejection(scopeKey, rejectionNote(rev, { reviewer: actor, comment: `rolled back from a canary: ${reason}`, at }));
+          if (rev) await recordRejection(store, signalRejections, scopeKey, rejectionNote(rev, { reviewer: actor, comment: `rolled back from a canary: ${reason}`, at }));
         }
         return { kind, outcome: 'applied' };
       }),

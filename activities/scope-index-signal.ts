@@ -10,6 +10,19 @@ import { coalescedSignalWithStart } from './coalesce-per-key';
  */
 export type SignalIndex = (scopeKey: string, change: IndexChange) => Promise<boolean | void>;
 
+/** Tells a scope's index workflow the version its rejections reached (starting the workflow if needed); resolves once the signal is on the server. */
+export type SignalRejections = (scopeKey: string, version: number) => Promise<void>;
+
+export function clientRejectionsSignaller(client: Client, taskQueue: string): SignalRejections {
+  return coalescedSignalWithStart<number>(client, {
+    taskQueue,
+    workflowType: SCOPE_INDEX_WORKFLOW,
+    signal: SCOPE_INDEX_SIGNALS.rejections,
+    workflowId: scopeIndexWorkflowId,
+    args: (scopeKey) => [{ scopeKey }],
+  });
+}
+
 /** How long a publisher waits for its change to be materialized; after that the index follows and `ackTo` is signalled. */
 const APPLY_WAIT_MS = 30_000;
 

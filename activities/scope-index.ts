@@ -10,16 +10,16 @@ import type { SkillStore } from '../storage';
  */
 export function scopeIndexActivities({ store }: { store: SkillStore }) {
   return {
-    /** One burst of pointer changes: one conditional index write of those newer than the index. */
-    async applyScopeIndexChanges({ scopeKey, changes }: { scopeKey: string; changes: IndexChange[] }): Promise<{ applied: number }> {
-      return withStoreErrors(() => whileHeartbeating(async () => ({ applied: (await store.applyScopeIndexChanges(scopeKey, changes)).length })));
+    /** One burst of pointer changes (and the rejections version announced): one conditional index write of those newer than the index. */
+    async applyScopeIndexChanges({ scopeKey, changes, rejections }: { scopeKey: string; changes: IndexChange[]; rejections?: number }): Promise<{ applied: number }> {
+      return withStoreErrors(() => whileHeartbeating(async () => ({ applied: (await store.applyScopeIndexChanges(scopeKey, changes, rejections)).length })));
     },
 
     /** Full reconcile from every pointer of the scope (paged listing, heartbeating), plus pending changes. */
-    async reconcileScopeIndex({ scopeKey, changes }: { scopeKey: string; changes: IndexChange[] }): Promise<{ applied: number }> {
+    async reconcileScopeIndex({ scopeKey, changes, rejections }: { scopeKey: string; changes: IndexChange[]; rejections?: number }): Promise<{ applied: number }> {
       return withStoreErrors(() =>
         whileHeartbeating(async () => ({
-          applied: (await store.reconcileScopeIndex(scopeKey, changes, (done, total) => Context.current().heartbeat({ done, total }))).length,
+          applied: (await store.reconcileScopeIndex(scopeKey, changes, (done, total) => Context.current().heartbeat({ done, total }), rejections)).length,
         })),
       );
     },

@@ -21,7 +21,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from '@temporalio/client';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities } from '../activities';
-import { clientIndexSignaller } from '../activities/scope-index-signal';
+import { clientIndexSignaller, clientRejectionsSignaller } from '../activities/scope-index-signal';
 import { createSkillStore } from '../storage';
 import { payloadKey } from '../storage/keys';
 import { sharedS3Client } from '../storage/s3-client';
@@ -57,7 +57,7 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
   const s3 = sharedS3Client(config.s3);
   // The worker's publications signal the scope's index workflow; here no worker runs it (it is terminated at the end).
   const signalIndex = clientIndexSignaller(client, config.temporal.taskQueue);
-  const activities = createActivities(config, { signalIndex, store });
+  const activities = createActivities(config, { signalIndex, signalRejections: clientRejectionsSignaller(client, config.temporal.taskQueue), store });
   const app = `bench-activities-${runId}`;
   const scopeKey = scopeKeyOf({ mode: 'app', app });
   // The second baseline: the publication's index signal alone, into a scope of its own.

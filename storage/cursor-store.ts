@@ -1,6 +1,7 @@
-import { PreconditionConflictError } from './errors';
+import { CorruptObjectError, PreconditionConflictError } from './errors';
 import { z } from 'zod';
 import { ReviewCursorSchema, type ReviewCursor } from '../core';
+import { ReviewDecisionSchema, type ReviewDecision } from '../core/schemas/review';
 import { ReviewFailureSchema, withReviewFailure, type ReviewFailure } from '../core/governance';
 import { retryOnConflict } from './cas-retry';
 import { parseInput } from './input';
@@ -11,7 +12,9 @@ import type { ObjectStore } from './object-store';
  * S3 mirror of a session's review cursor (core's cursor plus the job time that wrote it).
  * The same object keeps the failed reviews of the delta that starts at the cursor (the
  * poison-delta count), so preparing a review reads one object, not two; advancing the
- * cursor drops them with the delta they belonged to.
+ * cursor drops them with the delta they belonged to. The review step that advances it
+ * stores the reviewer's answer in the same write (`review`), so a later attempt of that
+ * step finds the answer there instead of calling the model again.
  */
 export const StoredCursorSchema = ReviewCursorSchema.extend({
   lastEventCount: z.number().int().nonnegative(),
@@ -23,11 +26,25 @@ export type StoredCursor = z.infer<typeof StoredCursorSchema>;
 const FailedReviewsSchema = z.object({ fingerprint: z.string(), failures: z.array(ReviewFailureSchema) });
 export type FailedReviews = z.infer<typeof FailedReviewsSchema>;
 
-/** What cursor.json holds: the position (absent until a first delta is consumed) and the delta's failed reviews. */
+/** Which attempt a stored answer belongs to: the job's run and its review step. */
+export interface ReviewStep {
+  runId: string;
+  activityId: string;
+}
+
+// Loose: the decision keeps what the reviewer activity added (the answer record, drops).
+const StoredReviewSchema = z.object({ runId: z.string(), activityId: z.string(), decision: ReviewDecisionSchema.loose() });
+
+/**
+ * What cursor.json holds: the position (absent until a first delta is consumed), the delta's
+ * failed reviews, and the answer of the review that moved it there.
+ */
 const CursorObjectSchema = ReviewCursorSchema.extend({
   lastEventCount: z.number().int().nonnegative().optional(),
   updatedAt: z.string(),
   failedReviews: FailedReviewsSchema.optional(),
+  // Checked only when a retried review step reads it (readStepReview): an answer that no longer parses never makes the position unreadable.
+  review: z.unknown().optional(),
 });
 type CursorObject = z.infer<typeof CursorObjectSchema>;
 
@@ -63,15 +80,23 @@ export function cursorStore(objects: ObjectStore) {
    * `updatedAt` is workflow time of the job that consumed the delta, and a session's jobs
    * run in order, so it orders cursors; the event count may legitimately shrink (a
    * platform that restarts a session's event list). Writing a position drops the failed
-   * reviews of the delta it steps past. Returns the position stored afterwards.
+   * reviews of the delta it steps past. `review`: the answer of the review step that
+   * consumed the delta, stored with the position. Returns the position stored afterwards.
    */
-  async function writeCursor(scopeKey: string, sessionId: string, input: z.input<typeof StoredCursorSchema>, readVersion?: { etag: string | null }): Promise<StoredCursor> {
+  async function writeCursor(
+    scopeKey: string,
+    sessionId: string,
+    input: z.input<typeof StoredCursorSchema>,
+    readVersion?: { etag: string | null },
+    review?: ReviewStep & { decision: ReviewDecision },
+  ): Promise<StoredCursor> {
     const cursor = parseInput(StoredCursorSchema, input, `review cursor of session ${sessionId}`);
     const key = cursorKey(scopeKey, sessionId);
+    const value: CursorObject = review ? { ...cursor, review: { runId: review.runId, activityId: review.activityId, decision: review.decision } } : cursor;
     if (readVersion) {
       // The version the caller read the cursor at: if nothing moved it since, one write.
       try {
-        await putAt(key, cursor, readVersion.etag);
+        await putAt(key, value, readVersion.etag);
         return cursor;
       } catch (error) {
         if (!(error instanceof PreconditionConflictError)) throw error;
@@ -80,9 +105,23 @@ export function cursorStore(objects: ObjectStore) {
     return retryOnConflict(async () => {
       const stored = await objects.getJson(key, CursorObjectSchema);
       if (stored && isLater(stored.value.updatedAt, cursor.updatedAt)) return positionOf(stored.value) ?? cursor;
-      await putAt(key, cursor, stored?.etag ?? null);
+      await putAt(key, value, stored?.etag ?? null);
       return cursor;
     });
+  }
+
+  /**
+   * The reviewer's answer stored by this review step (same run, same step) when it advanced
+   * the cursor; undefined otherwise, and when the stored object is unreadable (the model is
+   * asked again, as it would be without it). A re-run of the job (a new run) asks again.
+   */
+  async function readStepReview(scopeKey: string, sessionId: string, step: ReviewStep): Promise<ReviewDecision | undefined> {
+    const stored = await objects.getJson(cursorKey(scopeKey, sessionId), CursorObjectSchema).catch((e: unknown) => {
+      if (e instanceof CorruptObjectError) return undefined;
+      throw e;
+    });
+    const review = StoredReviewSchema.safeParse(stored?.value.review).data;
+    return review && review.runId === step.runId && review.activityId === step.activityId ? (review.decision as ReviewDecision) : undefined;
   }
 
   /**
@@ -111,7 +150,7 @@ export function cursorStore(objects: ObjectStore) {
     });
   }
 
-  return { readCursor, readCursorVersion, writeCursor, recordFailedReview };
+  return { readCursor, readCursorVersion, writeCursor, readStepReview, recordFailedReview };
 }
 
 export type CursorStore = ReturnType<typeof cursorStore>;

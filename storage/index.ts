@@ -7,7 +7,7 @@ export { createSkillStore, skillStoreOn, type SkillStore } from './skill-store';
 export { MUTABLE_REVISION_FIELDS, type RevisionPatch, type Transition } from './revision-store';
 export { tombstonePointer, type ActivePointerInput, type StoredPointer } from './pointer-store';
 export { ScopeIndexSchema, ScopeIndexEntrySchema, indexChangeFor, type ScopeIndex, type ScopeIndexEntry, type ScopeIndexRead } from './scope-index-store';
-export { StoredCursorSchema, type StoredCursor, type CursorVersion, type FailedReviews } from './cursor-store';
+export { StoredCursorSchema, type StoredCursor, type CursorVersion, type FailedReviews, type ReviewStep } from './cursor-store';
 export type { StoredJobOutcome } from './job-outcome-store';
 export { putOnce, type PutOnceOptions } from './put-once';
 export { retryOnConflict } from './cas-retry';

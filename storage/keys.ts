@@ -48,8 +48,6 @@ export const pinsKey = (scopeKey: string) => `${scopePrefix(scopeKey)}curation/p
 /** The scope's usage counters (core/usage): one object, written only by the scope's usage workflow. */
 export const usageSummaryKey = (scopeKey: string) => `${scopePrefix(scopeKey)}usage/summary.json`;
 export const cursorKey = (scopeKey: string, sessionId: string) => `${scopePrefix(scopeKey)}sessions/${idSegment(sessionId)}/cursor.json`;
-/** The last reviewer answer of a session's review step, with the run and step it answers (storage/review-answer-store.ts). */
-export const reviewAnswerKey = (scopeKey: string, sessionId: string) => `${scopePrefix(scopeKey)}sessions/${idSegment(sessionId)}/review-answer.json`;
 
 /** Session-level audit entries of a scope (a quarantined delta), in time order. */
 export const sessionAuditPrefix = (scopeKey: string) => `${scopePrefix(scopeKey)}session-audit/`;

@@ -17,7 +17,9 @@ const RejectionNoteSchema = z.object({
   comment: z.string(),
   proposed: z.object({ description: z.string(), steps: z.array(z.string()), pitfalls: z.array(z.string()) }).optional(),
 });
-const RejectionsSchema = z.object({ notes: z.array(RejectionNoteSchema) });
+/** `version`: +1 on every note added (absent in objects written before it: their version is their number of notes). */
+const RejectionsSchema = z.object({ notes: z.array(RejectionNoteSchema), version: z.number().int().nonnegative().optional() });
+type Rejections = { notes: RejectionNote[]; version: number; etag: string };
 
 const _noteMatchesCore: Same<z.infer<typeof RejectionNoteSchema>, RejectionNote> = true;
 void _noteMatchesCore;
@@ -26,18 +28,19 @@ const CACHED_SCOPES = 256;
 
 /**
  * A scope's recent rejections: one small bounded object. Written on each human rejection
- * (rare; a read-modify-write by If-Match), read by each review with a conditional GET (a 304
- * while nothing was rejected).
+ * (rare; a read-modify-write by If-Match). Its version is announced to the scope's index, so
+ * a review reads the object only when the index names a version this process has not seen
+ * (readRejectionsAt), and never while the scope has none.
  */
 export function rejectionStore(objects: ObjectStore) {
-  const cache = new Map<string, { notes: RejectionNote[]; etag: string } | null>();
-  function remember(scopeKey: string, value: { notes: RejectionNote[]; etag: string } | null) {
+  const cache = new Map<string, Rejections | null>();
+  function remember(scopeKey: string, value: Rejections | null) {
     cache.delete(scopeKey);
     cache.set(scopeKey, value);
     if (cache.size > CACHED_SCOPES) cache.delete(cache.keys().next().value!);
   }
 
-  async function read(scopeKey: string): Promise<{ notes: RejectionNote[]; etag: string } | null> {
+  async function read(scopeKey: string): Promise<Rejections | null> {
     const key = rejectionsKey(scopeKey);
     const cached = cache.get(scopeKey);
     const got = await objects.getText(key, cached?.etag);
@@ -46,7 +49,8 @@ export function rejectionStore(objects: ObjectStore) {
       return null;
     }
     if (got.notModified) return cached!;
-    const value = { notes: parseJson(key, got.value, RejectionsSchema).notes, etag: got.etag };
+    const stored = parseJson(key, got.value, RejectionsSchema);
+    const value = { notes: stored.notes, version: stored.version ?? stored.notes.length, etag: got.etag };
     remember(scopeKey, value);
     return value;
   }
@@ -56,16 +60,31 @@ export function rejectionStore(objects: ObjectStore) {
     return (await read(scopeKey))?.notes ?? [];
   }
 
-  /** Idempotent by revision id. */
-  async function recordRejection(scopeKey: string, note: RejectionNote): Promise<void> {
+  /** The scope's rejections at `version` or later, as the scope index names it: no request when this process has them. */
+  async function readRejectionsAt(scopeKey: string, version: number): Promise<RejectionNote[]> {
+    if (version === 0) return [];
+    const cached = cache.get(scopeKey);
+    if (cached && cached.version >= version) return cached.notes;
+    return readRejections(scopeKey);
+  }
+
+  /** The version of the scope's rejections (0: none recorded), one conditional GET. */
+  async function rejectionsVersion(scopeKey: string): Promise<number> {
+    return (await read(scopeKey))?.version ?? 0;
+  }
+
+  /** Idempotent by revision id. Returns the version that includes the note (to announce to the scope's index). */
+  async function recordRejection(scopeKey: string, note: RejectionNote): Promise<number> {
     const key = rejectionsKey(scopeKey);
-    await retryOnConflict(async () => {
+    return retryOnConflict(async () => {
       const base = await read(scopeKey);
       const { notes, changed } = addRejection(base?.notes ?? [], note);
-      if (!changed) return;
+      if (!changed) return base!.version;
+      const version = (base?.version ?? 0) + 1;
       try {
-        const { etag } = base ? await objects.putIfMatch(key, { notes }, base.etag) : await objects.putCreateOnly(key, { notes });
-        remember(scopeKey, { notes, etag });
+        const { etag } = base ? await objects.putIfMatch(key, { notes, version }, base.etag) : await objects.putCreateOnly(key, { notes, version });
+        remember(scopeKey, { notes, version, etag });
+        return version;
       } catch (error) {
         if (error instanceof PreconditionConflictError) cache.delete(scopeKey);
         throw error;
@@ -73,5 +92,5 @@ export function rejectionStore(objects: ObjectStore) {
     });
   }
 
-  return { readRejections, recordRejection };
+  return { readRejections, readRejectionsAt, rejectionsVersion, recordRejection };
 }

@@ -44,6 +44,11 @@ export const ScopeIndexSchema = z.object({
   generation: z.number().int().nonnegative(),
   skills: z.array(ScopeIndexEntrySchema),
   removed: z.array(z.object({ skillId: z.string(), seq: z.number().int().nonnegative() })).default([]),
+  /**
+   * Version of the scope's rejections (storage/rejection-store.ts; 0: none), so a review reads
+   * them only when there are some it has not seen. Absent in indexes written before it: read them.
+   */
+  rejections: z.number().int().nonnegative().optional(),
 });
 export type ScopeIndex = z.infer<typeof ScopeIndexSchema>;
 
@@ -77,7 +82,12 @@ export function indexChangeFor(pointer: ActivePointer): IndexChange {
 const CACHED_SCOPES = 256;
 const CACHED_SNAPSHOTS = 16;
 
-export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, listSkillIds: (scopeKey: string) => Promise<string[]>) {
+export function scopeIndexStore(
+  objects: ObjectStore,
+  pointers: PointerStore,
+  listSkillIds: (scopeKey: string) => Promise<string[]>,
+  rejectionsVersion: (scopeKey: string) => Promise<number>,
+) {
   // Last index seen per scope, by ETag (null: the GET found none): the single writer writes
   // If-Match (or create-only) without re-reading, and a job re-reads the snapshot its review
   // was prepared from without a request. A stale entry only costs a failed condition.
@@ -108,16 +118,16 @@ export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, li
   }
 
   /**
-   * The index once it includes every publication in `publications` (read-your-writes),
-   * polling by conditional GET every `pollMs` for at most `timeoutMs`; after that, the last
-   * index read (the index still follows: the caller goes on without the wait). With no
-   * publications, one GET (conditional when this process has a copy). Undefined when the
-   * scope has no index.
+   * The index once it includes every publication in `publications` (read-your-writes) and
+   * names at least version `rejections` of the scope's rejections, polling by conditional GET
+   * every `pollMs` for at most `timeoutMs`; after that, the last index read (the index still
+   * follows: the caller goes on without the wait). With nothing to wait for, one GET
+   * (conditional when this process has a copy). Undefined when the scope has no index.
    */
   async function readScopeIndexIncluding(
     scopeKey: string,
     publications: readonly IndexedPublication[],
-    { timeoutMs, pollMs = 100 }: { timeoutMs: number; pollMs?: number },
+    { timeoutMs, pollMs = 100, rejections = 0 }: { timeoutMs: number; pollMs?: number; rejections?: number },
   ): Promise<{ index: ScopeIndex; etag: string } | undefined> {
     const deadline = Date.now() + timeoutMs;
     // From the copy this process last saw: while the index is unchanged, the GET is a 304 and
@@ -127,8 +137,8 @@ export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, li
       const read = await readScopeIndex(scopeKey, seen?.etag);
       if (!read) seen = undefined;
       else if (!read.notModified) seen = read;
-      const includes = (index: ScopeIndex) => publications.every((p) => indexIncludes(index, p.skillId, p.seq));
-      if ((seen ? includes(seen.index) : publications.length === 0) || Date.now() >= deadline) return seen;
+      const includes = (index: ScopeIndex) => publications.every((p) => indexIncludes(index, p.skillId, p.seq)) && (index.rejections ?? 0) >= rejections;
+      if ((seen ? includes(seen.index) : publications.length === 0 && rejections === 0) || Date.now() >= deadline) return seen;
       await new Promise((r) => setTimeout(r, pollMs));
     }
   }
@@ -148,8 +158,17 @@ export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, li
     return read && !read.notModified ? read.index : undefined;
   }
 
-  /** Read-modify-write of the index by If-Match, starting from the cached copy (no GET when it is current). */
-  async function updateIndex(scopeKey: string, change: (content: IndexContent) => IndexContent & { changed: boolean; applied: IndexChange[] }): Promise<IndexChange[]> {
+  /**
+   * Read-modify-write of the index by If-Match, starting from the cached copy (no GET when it
+   * is current). `rejections`: a version of the scope's rejections to record (the highest
+   * wins); an index that has none recorded yet (new, or written before they were) takes the
+   * stored rejections' version first (one GET, once per scope).
+   */
+  async function updateIndex(
+    scopeKey: string,
+    change: (content: IndexContent) => IndexContent & { changed: boolean; applied: IndexChange[] },
+    rejections?: number,
+  ): Promise<IndexChange[]> {
     const key = scopeIndexKey(scopeKey);
     // undefined: unknown, read it; null: absent when last seen, so try the create-only write.
     let base = cache.get(scopeKey);
@@ -159,8 +178,10 @@ export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, li
         base = read && !read.notModified ? read : null;
       }
       const next = change(base?.index ?? { skills: [], removed: [] });
-      if (!next.changed) return next.applied;
-      const index: ScopeIndex = { scopeKey, generation: (base?.index.generation ?? 0) + 1, skills: next.skills, removed: next.removed };
+      const known = base?.index.rejections;
+      const nextRejections = Math.max(known ?? (await rejectionsVersion(scopeKey)), rejections ?? 0);
+      if (!next.changed && nextRejections === known) return next.applied;
+      const index: ScopeIndex = { scopeKey, generation: (base?.index.generation ?? 0) + 1, skills: next.skills, removed: next.removed, rejections: nextRejections };
       try {
         const { etag } = base ? await objects.putIfMatch(key, index, base.etag) : await objects.putCreateOnly(key, index);
         remember(scopeKey, { index, etag });
@@ -172,9 +193,12 @@ export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, li
     });
   }
 
-  /** Applies a burst of pointer changes in one conditional write; returns the changes that were newer than the index. */
-  async function applyScopeIndexChanges(scopeKey: string, changes: readonly IndexChange[]): Promise<IndexChange[]> {
-    return updateIndex(scopeKey, (content) => applyIndexChanges(content, changes));
+  /**
+   * Applies a burst of pointer changes (and the latest rejections version announced) in one
+   * conditional write; returns the changes that were newer than the index.
+   */
+  async function applyScopeIndexChanges(scopeKey: string, changes: readonly IndexChange[], rejections?: number): Promise<IndexChange[]> {
+    return updateIndex(scopeKey, (content) => applyIndexChanges(content, changes), rejections);
   }
 
   /**
@@ -182,7 +206,12 @@ export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, li
    * skills, reads every pointer (`progress` is called as they are read, for heartbeats),
    * and writes the index if anything differs. Returns the changes that were applied.
    */
-  async function reconcileScopeIndex(scopeKey: string, pending: readonly IndexChange[] = [], progress: (done: number, total: number) => void = () => {}): Promise<IndexChange[]> {
+  async function reconcileScopeIndex(
+    scopeKey: string,
+    pending: readonly IndexChange[] = [],
+    progress: (done: number, total: number) => void = () => {},
+    rejections?: number,
+  ): Promise<IndexChange[]> {
     const skillIds = await listSkillIds(scopeKey);
     let done = 0;
     const reads = await mapLimit(skillIds, 8, async (id) => {
@@ -191,7 +220,7 @@ export function scopeIndexStore(objects: ObjectStore, pointers: PointerStore, li
       return read;
     });
     const fromPointers = [...reads.flatMap((r) => (r ? [indexChangeFor(r.pointer)] : [])), ...pending];
-    return updateIndex(scopeKey, (content) => reconcileIndex(content, fromPointers));
+    return updateIndex(scopeKey, (content) => reconcileIndex(content, fromPointers), rejections);
   }
 
   return { readScopeIndex, readScopeIndexIncluding, scopeIndexSnapshot, applyScopeIndexChanges, reconcileScopeIndex };

@@ -2,7 +2,6 @@ import { auditStore } from './audit-store';
 import { cursorStore } from './cursor-store';
 import { datasetStore } from './dataset-store';
 import { jobOutcomeStore } from './job-outcome-store';
-import { reviewAnswerStore } from './review-answer-store';
 import { createObjectStore, type ObjectStore } from './object-store';
 import { payloadStore } from './payload-store';
 import { pointerStore } from './pointer-store';
@@ -17,7 +16,8 @@ import { pinStore } from './pin-store';
 export function skillStoreOn(objects: ObjectStore) {
   const pointers = pointerStore(objects);
   const revisions = revisionStore(objects, async (scopeKey, skillId) => (await pointers.readActive(scopeKey, skillId))?.pointer);
-  const index = scopeIndexStore(objects, pointers, revisions.listSkillIds);
+  const rejections = rejectionStore(objects);
+  const index = scopeIndexStore(objects, pointers, revisions.listSkillIds, rejections.rejectionsVersion);
   return {
     objects,
     ...revisions,
@@ -25,13 +25,12 @@ export function skillStoreOn(objects: ObjectStore) {
     ...auditStore(objects),
     ...index,
     ...usageStore(objects, index),
-    ...rejectionStore(objects),
+    ...rejections,
     ...pinStore(objects),
     ...cursorStore(objects),
     ...payloadStore(objects),
     ...datasetStore(objects),
     ...jobOutcomeStore(objects),
-    ...reviewAnswerStore(objects),
   };
 }
 

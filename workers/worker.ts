@@ -4,7 +4,7 @@ import { Client } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import type { EvolutionConfig } from '../core';
 import { createActivities } from '../activities';
-import { clientIndexUpdater } from '../activities/scope-index-signal';
+import { clientIndexUpdater, clientRejectionsSignaller } from '../activities/scope-index-signal';
 import { clientScopeRecorder } from '../activities/usage';
 import { clientRolloutStarter } from '../activities/rollout-start';
 import { connectWorkerTemporal } from './connection';
@@ -64,6 +64,7 @@ export async function createMainWorker(opts: MainWorkerOptions): Promise<{ worke
     workflowBundle: await workflowsFor(opts.workflowBundle, !!traced),
     activities: createActivities(config, {
       signalIndex: clientIndexUpdater(indexClient, taskQueue),
+      signalRejections: clientRejectionsSignaller(indexClient, taskQueue),
       recordScope: clientScopeRecorder(indexClient, taskQueue, config.runtime.storageOutageToleranceMs),
       startRollout: clientRolloutStarter(indexClient, taskQueue),
     }),

@@ -100,8 +100,10 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
 
   let decision;
   progress = { step: 'reviewing' };
+  // A valid answer advances the cursor in the review step's own write (with the answer, kept for a retry of the step).
+  const advance = { cursor: prepared.nextCursor, cursorEtag: prepared.cursorEtag, at: new Date().toISOString() };
   try {
-    decision = await withinModelAnswerBudget(() => reviewer.reviewSession({ segment, reviewedAfter: prepared.reviewedAfter, indexEtag: prepared.indexEtag }));
+    decision = await withinModelAnswerBudget(() => reviewer.reviewSession({ segment, reviewedAfter: prepared.reviewedAfter, indexEtag: prepared.indexEtag, advance }));
   } catch (err) {
     const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : (err as Error).message;
     const outcome: JobOutcome = { ...base, status: 'reviewer_failed', reason: cause, cursorAdvanced: false, revisions: [], dropped: [] };
@@ -125,7 +127,8 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   const decidedPublisher = waitsOut ? proxyActivities<Activities>(decidedWorkOptions(prepared.storageOutageToleranceMs, { heartbeat: true })) : publisher;
 
   // How the reviewer's answer was obtained (format, repairs, tokens) goes on the outcome, not into the plan's input.
-  const { answer, ...reviewed } = decision;
+  // Histories recorded before the review step advanced the cursor have no `cursorAdvanced`: the plan step advances it, as it did then.
+  const { answer, cursorAdvanced, ...reviewed } = decision;
   decision = reviewed;
   const answerRecord = answer ? { reviewerAnswer: answer } : {};
   if (decision.skip_reason && !decision.creates.length && !decision.updates.length && !decision.deletions.length) {
@@ -139,17 +142,18 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
       ...answerRecord,
     };
     progress = { step: 'finishing' };
-    await decidedStorage.advanceCursor({ ...cursorAdvance, at: new Date().toISOString(), outcome: skipped, ...usage });
+    if (cursorAdvanced) await decidedStorage.recordJobOutcome({ outcome: skipped, at: new Date().toISOString(), ...usage });
+    else await decidedStorage.advanceCursor({ ...cursorAdvance, at: new Date().toISOString(), outcome: skipped, ...usage });
     return skipped;
   }
-  // A valid decision advances the cursor before any governance work (the same activity then
-  // plans the job): storage or publication failures below are retried from revision state,
-  // never by re-reviewing. Reconciled against every skill of the scope (through the index),
+  // A valid decision advances the cursor before any governance work (the review step's write,
+  // else the planning activity's): storage or publication failures below are retried from
+  // revision state, never by re-reviewing. Reconciled against every skill of the scope (through the index),
   // not just the reviewer's few.
   const at = new Date().toISOString();
   progress = { step: 'planning' };
   const plan = await planning.advanceCursorAndPlan({
-    cursor: { ...cursorAdvance, at },
+    ...(cursorAdvanced ? {} : { cursor: { ...cursorAdvance, at } }),
     plan: { decision, indexEtag: prepared.indexEtag, jobId, scope: prepared.scope, scopeKey: prepared.scopeKey, outcome: segment.outcome, governance, at },
   });
 

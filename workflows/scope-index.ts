@@ -28,6 +28,8 @@ export interface ScopeIndexInput {
   reconcileDueAt?: number;
   /** Reconciles in a row that found nothing to repair and saw no change (each one doubles the wait, up to a day). */
   quietReconciles?: number;
+  /** A rejections version announced and not yet written, carried over a continue-as-new. */
+  rejections?: number;
 }
 
 export interface ScopeIndexState {
@@ -41,6 +43,8 @@ export interface ScopeIndexState {
  * argument: a worker sends the changes of its concurrent publications in one signal.
  */
 export const indexChangeSignal = defineSignal<IndexChange[]>(SCOPE_INDEX_SIGNALS.change);
+/** The scope's rejections reached this version (one argument per announcement; the highest wins). */
+export const rejectionsRecordedSignal = defineSignal<number[]>(SCOPE_INDEX_SIGNALS.rejections);
 /** Reconcile from the pointers now (operators, tests). */
 export const reconcileIndexSignal = defineSignal<[]>(SCOPE_INDEX_SIGNALS.reconcile);
 export const scopeIndexStateQuery = defineQuery<ScopeIndexState>('indexState');
@@ -75,7 +79,7 @@ const BOUNDED_LOCAL_BURSTS = 'bounded-local-index-bursts';
 const boundedLocalBursts = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: indexBurstLocalRetry });
 const remoteBursts = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', heartbeatTimeout: '20 seconds', retry: indexBurstRetry });
 
-async function applyBurst(input: { scopeKey: string; changes: IndexChange[] }): Promise<void> {
+async function applyBurst(input: { scopeKey: string; changes: IndexChange[]; rejections?: number }): Promise<void> {
   if (!patched(BOUNDED_LOCAL_BURSTS)) return void (await localBursts.applyScopeIndexChanges(input));
   try {
     await boundedLocalBursts.applyScopeIndexChanges(input);
@@ -116,8 +120,11 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
   };
   for (const c of input.pending ?? []) add(c);
   let reconcileRequested = false;
+  // The rejections version to write with the next burst (undefined: none announced since the last one).
+  let rejections = input.rejections;
   const state: ScopeIndexState = { pending: 0, bursts: 0, reconciles: 0 };
   setHandler(indexChangeSignal, (...received) => received.forEach(add));
+  setHandler(rejectionsRecordedSignal, (...versions) => void (rejections = Math.max(rejections ?? 0, ...versions.filter(Number.isSafeInteger))));
   setHandler(reconcileIndexSignal, () => void (reconcileRequested = true));
   setHandler(scopeIndexStateQuery, () => ({ ...state, pending: changes.size }));
   // Highest seq per skill that a burst or reconcile of this run has materialized.
@@ -141,7 +148,9 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
     changes.clear();
     const acks = waiting;
     waiting = [];
-    return { burst, acks };
+    const announced = rejections === undefined ? {} : { rejections };
+    rejections = undefined;
+    return { burst, acks, announced };
   };
   // Acks are best effort: a publisher that stopped waiting (or finished) loses nothing.
   const ack = (acks: Waiter[]) =>
@@ -159,23 +168,23 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
   let dueAt = input.reconcileDueAt ?? nextDue();
   while (!indexHistoryFull()) {
     const wait = dueAt - new Date().getTime();
-    if (wait > 0) await condition(() => changes.size > 0 || reconcileRequested, wait);
+    if (wait > 0) await condition(() => changes.size > 0 || rejections !== undefined || reconcileRequested, wait);
     if (reconcileRequested || new Date().getTime() >= dueAt) {
       reconcileRequested = false;
-      const { burst, acks } = drain();
-      const { applied } = await reconcileScopeIndex({ scopeKey, changes: burst });
+      const { burst, acks, announced } = drain();
+      const { applied } = await reconcileScopeIndex({ scopeKey, changes: burst, ...announced });
       markApplied(burst);
       await ack(acks);
       state.reconciles++;
       quiet = applied === 0 && !changedSinceReconcile && burst.length === 0 ? quiet + 1 : 0;
       changedSinceReconcile = false;
       dueAt = nextDue();
-    } else if (changes.size > 0) {
-      const { burst, acks } = drain();
+    } else if (changes.size > 0 || rejections !== undefined) {
+      const { burst, acks, announced } = drain();
       // Retired patch (docs/versioning.md): runs that recorded its marker replay the same call;
       // live runs make none, so record none.
       if (workflowInfo().unsafe.isReplaying) deprecatePatch(RETIRED_BURST_PATCH);
-      await applyBurst({ scopeKey, changes: burst });
+      await applyBurst({ scopeKey, changes: burst, ...announced });
       markApplied(burst);
       await ack(acks);
       state.bursts++;
@@ -184,8 +193,8 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
   }
   continuing = true;
   await condition(allHandlersFinished);
-  const { burst, acks } = drain();
-  await continueAsNew<typeof scopeIndexWorkflow>({ scopeKey, pending: burst, waiting: acks, reconcileEveryMs, reconcileDueAt: dueAt, quietReconciles: quiet });
+  const { burst, acks, announced } = drain();
+  await continueAsNew<typeof scopeIndexWorkflow>({ scopeKey, pending: burst, waiting: acks, reconcileEveryMs, reconcileDueAt: dueAt, quietReconciles: quiet, ...announced });
 }
 
 /** When an index run continues as new: before its history grows large. */

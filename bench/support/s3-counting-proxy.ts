@@ -16,7 +16,6 @@ export type KeyClass =
   | 'metrics'
   | 'payload'
   | 'cursor'
-  | 'review-answer'
   | 'job-outcome'
   | 'usage'
   | 'rejections'
@@ -41,7 +40,6 @@ export function keyClassOf(method: string, url: string): KeyClass {
   if (path.includes('/console/revoked-sessions/')) return 'revoked-session';
   if (path.includes('/payloads/')) return 'payload';
   if (path.endsWith('/cursor.json')) return 'cursor';
-  if (path.endsWith('/review-answer.json')) return 'review-answer';
   if (path.includes('/jobs/')) return 'job-outcome';
   if (path.endsWith('/usage/summary.json')) return 'usage';
   if (path.endsWith('/decisions/rejections.json')) return 'rejections';

@@ -131,7 +131,8 @@ export function reconcileIndex(index: IndexContent, fromPointers: readonly Index
 
 /** Names shared by the scope index workflow and the code that signals it (activities may not import workflows/). */
 export const SCOPE_INDEX_WORKFLOW = 'scopeIndexWorkflow';
-export const SCOPE_INDEX_SIGNALS = { change: 'indexChange', reconcile: 'reconcileIndex', applied: 'indexApplied' } as const;
+/** `rejections`: the version of the scope's rejections after an approver's (or a rollout's) rejection, for the index to record. */
+export const SCOPE_INDEX_SIGNALS = { change: 'indexChange', reconcile: 'reconcileIndex', applied: 'indexApplied', rejections: 'rejectionsRecorded' } as const;
 /**
  * Update: a pointer change whose caller waits for it to be materialized (update-with-start).
  * Answers true once the index includes it; false when the workflow continues

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isSafeSegment, scopeKey as scopeKeyOf, type Dataset } from '../../core';
+import type { ReviewDecision } from '../../core/schemas/review';
 import {
   CorruptObjectError,
   InvalidStorageRequestError,
@@ -8,6 +9,7 @@ import {
   PayloadIntegrityError,
   PreconditionConflictError,
   auditKey,
+  cursorKey,
   checkedScopeKey,
   createSkillStore,
   payloadKey,
@@ -248,6 +250,45 @@ describe('review cursor', () => {
     expect(await store.writeCursor(sk, session, sameSecondLater)).toEqual(sameSecondLater);
     expect(await store.writeCursor(sk, session, sameSecondEarlier)).toEqual(sameSecondLater); // compared as instants, not text
     await expect(store.writeCursor(sk, session, { lastEventCount: -1, updatedAt: 'x' })).rejects.toBeInstanceOf(InvalidStorageRequestError);
+  });
+
+  it("keeps the answer of the review step that advanced it, for that step's later attempts only, and an unreadable answer never hides the position", async () => {
+    const sk = scopeKeyOf(appScope());
+    const session = uniqueName('sess');
+    const decision: ReviewDecision = {
+      skip_reason: '',
+      creates: [{ name: 'triage-flaky-test', description: 'd', when_to_use: 'w', steps: ['s'], pitfalls: [] }],
+      updates: [],
+      deletions: [],
+      dropped: [],
+      answer: { format: 'json_schema', repairs: [], promptTokens: 120, completionTokens: 40 },
+    };
+    const step = { runId: 'run-1', activityId: '3' };
+    expect(await store.readStepReview(sk, session, step)).toBeUndefined();
+    const advanced = { lastEventCount: 6, updatedAt: '2026-11-29T10:03:00Z' };
+    const { etag } = await store.readCursorVersion(sk, session);
+    await store.writeCursor(sk, session, advanced, { etag }, { ...step, decision });
+    expect(await store.readCursor(sk, session)).toEqual(advanced);
+    expect(await store.readStepReview(sk, session, step)).toEqual(decision);
+    expect(await store.readStepReview(sk, session, { ...step, runId: 'run-2' })).toBeUndefined(); // a re-run of the job asks again
+    expect(await store.readStepReview(sk, session, { ...step, activityId: '4' })).toBeUndefined();
+
+    // The session's next job advances it again: the earlier job's answer is gone, the object is one.
+    await store.writeCursor(sk, session, { lastEventCount: 9, updatedAt: '2026-11-29T10:04:00Z' }, undefined, {
+      runId: 'run-2',
+      activityId: '3',
+      decision: { ...decision, creates: [] },
+    });
+    expect(await store.readStepReview(sk, session, step)).toBeUndefined();
+    expect(await store.readStepReview(sk, session, { runId: 'run-2', activityId: '3' })).toMatchObject({ creates: [] });
+
+    await store.objects.put(cursorKey(sk, session), {
+      lastEventCount: 9,
+      updatedAt: '2026-11-29T10:04:00Z',
+      review: { runId: 'run-2', activityId: '3', decision: { creates: 'not a list' } },
+    });
+    expect(await store.readStepReview(sk, session, { runId: 'run-2', activityId: '3' })).toBeUndefined();
+    expect(await store.readCursor(sk, session)).toEqual({ lastEventCount: 9, updatedAt: '2026-11-29T10:04:00Z' });
   });
 
   it('keeps the failed reviews of the delta after it in the same object, dropped when the cursor moves on', async () => {

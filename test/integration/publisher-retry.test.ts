@@ -50,7 +50,7 @@ async function storedRevision(app: string, jobId: string, version: number, paren
 // Activities run in Temporal's activity environment (heartbeats, info).
 function publisher() {
   const signals: IndexChange[] = [];
-  const activities = publisherActivities({ store, signalIndex: async (_scope, change) => void signals.push(change) });
+  const activities = publisherActivities({ store, signalIndex: async (_scope, change) => void signals.push(change), signalRejections: async () => {} });
   const env = new MockActivityEnvironment();
   return { publishRevision: (input: PublishInput) => env.run(activities.publishRevision, input), signals };
 }
@@ -167,7 +167,7 @@ describe("a learning job's publication step under activity retries", () => {
     const gated = gatedRevision(app, jobId, 1);
     const signals: IndexChange[] = [];
     const record = recordActivities({ store });
-    const publish = publisherActivities({ store, signalIndex: async (_scope, change) => void signals.push(change) });
+    const publish = publisherActivities({ store, signalIndex: async (_scope, change) => void signals.push(change), signalRejections: async () => {} });
     const { recordAndPublishRevision } = jobPublicationActivities({ store, recordRevision: record.recordRevision, publishRevision: publish.publishRevision });
     const before = reviewedOutcomeBefore(jobId, gated.scopeKey);
     const input = { jobId, revision: gated, outcome: { before, at: '2026-11-29T10:01:05.000Z' } };

@@ -72,6 +72,16 @@ export function activityResults(history: History, activityType: string): unknown
   });
 }
 
+/** The inputs a workflow's task-queue activities of one type were scheduled with, in history order (first argument, JSON payloads, as without a codec). */
+export function activityInputs(history: History, activityType: string): unknown[] {
+  return (history.events ?? []).flatMap((e) => {
+    const scheduled = e.activityTaskScheduledEventAttributes;
+    if (scheduled?.activityType?.name !== activityType) return [];
+    const data = scheduled.input?.payloads?.[0]?.data;
+    return [data?.length ? JSON.parse(Buffer.from(data).toString('utf8')) : undefined];
+  });
+}
+
 /** The workflow types and ids of the child workflows a workflow started, in history order. */
 export function childWorkflowIds(history: History): string[] {
   return (history.events ?? []).flatMap((e) => (e.startChildWorkflowExecutionInitiatedEventAttributes ? [e.startChildWorkflowExecutionInitiatedEventAttributes.workflowId!] : []));

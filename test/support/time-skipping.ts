@@ -1,7 +1,7 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
-import { clientIndexSignaller } from '../../activities/scope-index-signal';
+import { clientIndexSignaller, clientRejectionsSignaller } from '../../activities/scope-index-signal';
 import { clientScopeRecorder } from '../../activities/usage';
 import { clientRolloutStarter } from '../../activities/rollout-start';
 import { createSkillStore, type SkillStore } from '../../storage';
@@ -60,6 +60,7 @@ export async function startTimeSkipping(adjust: (c: EvolutionConfig) => Evolutio
       // Publications signal the scope index workflow, and governance writes the scope usage workflow (the counters), on this (time-skipping) server; a canary publication (EVOLUTION_CANARY) starts its rollout there.
       activities: createActivities(config, {
         signalIndex: clientIndexSignaller(env.client, taskQueue),
+        signalRejections: clientRejectionsSignaller(env.client, taskQueue),
         recordScope: clientScopeRecorder(env.client, taskQueue),
         startRollout: clientRolloutStarter(env.client, taskQueue),
       }),

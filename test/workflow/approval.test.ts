@@ -2,7 +2,7 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createActivities } from '../../activities';
-import { clientIndexSignaller } from '../../activities/scope-index-signal';
+import { clientIndexSignaller, clientRejectionsSignaller } from '../../activities/scope-index-signal';
 import { decideRevision } from '../../client/approvals';
 import { approvalWorkflowId } from '../../core/workflow-ids';
 import { approvalStatusQuery, approvalWorkflow, decideSignal, decideUpdate, type ApprovalResult } from '../../workflows';
@@ -119,7 +119,10 @@ describe('approval workflow on the time-skipping server', () => {
       taskQueue,
       workflowBundle: await workflowBundle(),
       // The scope index workflow runs on the harness's worker, which outlives this one.
-      activities: createActivities(h.config, { signalIndex: clientIndexSignaller(h.env.client, h.taskQueue) }),
+      activities: createActivities(h.config, {
+        signalIndex: clientIndexSignaller(h.env.client, h.taskQueue),
+        signalRejections: clientRejectionsSignaller(h.env.client, h.taskQueue),
+      }),
     });
     const [a, b, result] = await late.runUntil(async () => {
       const settled = await Promise.allSettled([first, second]);

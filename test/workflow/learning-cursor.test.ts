@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
-import { jobOutcomeKey } from '../../storage';
+import { cursorKey, jobOutcomeKey } from '../../storage';
 import type { SessionEvent } from '../../core';
 import { uniqueName } from '../support/infra';
 import { injectFault, reviewerCalls } from '../support/model-stats';
-import { activityResults, activitySteps } from '../support/history';
+import { activityInputs, activityResults, activitySteps } from '../support/history';
 import { exampleSession } from '../support/sessions';
 import { startTimeSkipping, type TimeSkippingHarness } from '../support/time-skipping';
 
@@ -103,6 +103,12 @@ describe('review cursor under reviewer failure (time-skipping server)', () => {
 describe('activities per job: the model call and every step after it are task-queue activities', () => {
   const activityTypes = async (jobWorkflowId: string) => activitySteps(await h.env.client.workflow.getHandle(jobWorkflowId).fetchHistory());
 
+  async function storedCursor(scopeKey: string, sessionId: string): Promise<Record<string, unknown>> {
+    const fetched = await h.store.objects.getText(cursorKey(scopeKey, sessionId));
+    if (!fetched || fetched.notModified) throw new Error(`no cursor stored for ${sessionId}`);
+    return JSON.parse(fetched.value);
+  }
+
   async function storedOutcome(scopeKey: string, jobId: string): Promise<Record<string, unknown>> {
     const fetched = await h.store.objects.getText(jobOutcomeKey(scopeKey, jobId));
     if (!fetched || fetched.notModified) throw new Error(`no outcome recorded for ${jobId}`);
@@ -116,14 +122,15 @@ describe('activities per job: the model call and every step after it are task-qu
     expect(await storedOutcome(started.scopeKey, outcome.jobId)).toMatchObject({ status: 'policy_skipped', cursorAdvanced: true });
   });
 
-  it('reviewer skip: prepare, review, then cursor and outcome in one activity', async () => {
+  it("reviewer skip: prepare, then the review advances the cursor with the reviewer's answer, then the outcome", async () => {
     const session = newSession();
     const { started, outcome } = await submit(weatherWith('[[skip]]'), session);
-    expect(await activityTypes(started.jobWorkflowId)).toEqual(['local:prepareReview', 'reviewSession', 'advanceCursor']);
+    expect(await activityTypes(started.jobWorkflowId)).toEqual(['local:prepareReview', 'reviewSession', 'recordJobOutcome']);
     expect(await storedOutcome(started.scopeKey, outcome.jobId)).toMatchObject({ status: 'reviewer_skipped', cursorAdvanced: true });
+    expect(await storedCursor(started.scopeKey, session.sessionId)).toMatchObject({ lastEventCount: 12, review: { decision: { skip_reason: expect.any(String), creates: [] } } });
   });
 
-  it('a valid decision: the cursor advances and the job is planned in one activity, before any revision is recorded', async () => {
+  it("a valid decision: the review step's write advances the cursor (with the answer), then the job is planned, before any revision is recorded", async () => {
     const session = newSession();
     const { started, outcome } = await submit(exampleSession('weather-report'), session);
     expect(outcome).toMatchObject({ status: 'reviewed', cursorAdvanced: true, revisions: [{ action: 'create', status: 'pending_approval' }] });
@@ -133,7 +140,9 @@ describe('activities per job: the model call and every step after it are task-qu
     // The revision is in history once, as planned: recording it answers with an ack, not the revision again.
     expect(activityResults(history, 'recordRevision')).toEqual([{ asWritten: true }]);
     expect(await storedOutcome(started.scopeKey, outcome.jobId)).toEqual({ ...outcome, recordedAt: expect.any(String) });
-    expect(await h.store.readCursor(started.scopeKey, session.sessionId)).toMatchObject({ lastEventCount: 12 });
+    expect(await storedCursor(started.scopeKey, session.sessionId)).toMatchObject({ lastEventCount: 12, review: { decision: { creates: [{ name: expect.any(String) }] } } });
+    // The planning step had no cursor to write: the review step's write had advanced it.
+    expect(activityInputs(history, 'advanceCursorAndPlan')).toEqual([expect.not.objectContaining({ cursor: expect.anything() })]);
   });
 
   it('reviewer failure: three model answers, the failure counted for quarantine and the outcome recorded in one activity, the cursor stays', async () => {
