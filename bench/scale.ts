@@ -199,10 +199,11 @@ async function perOperation(ctx: BenchContext, w: RunningWorker, store: SkillSto
   return { rows, jobHistoryBytes: jobHistory };
 }
 
-async function concurrentJobs(w: RunningWorker, store: SkillStore, n: number, oneScope: boolean) {
+async function concurrentJobs(w: RunningWorker, store: SkillStore, proxy: CountingProxy, n: number, oneScope: boolean) {
   const deps = { client: w.client, store, config: w.config };
   const run = randomUUID().slice(0, 6);
   const apps = Array.from({ length: n }, (_, i) => (oneScope ? `conc-one-${run}` : `conc-sep-${run}-${i}`));
+  const before = proxy.snapshot();
   const started = performance.now();
   const jobs = await Promise.all(
     apps.map((app, i) => startLearningJob(deps, { app, user: `u${i}`, sessionId: `s${i}`, events: session('weather-report', distinctSkillName(run, i)) })),
@@ -216,6 +217,12 @@ async function concurrentJobs(w: RunningWorker, store: SkillStore, n: number, on
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  // S3 requests per job, the scope's usage bursts included: the index and usage workflows write once per burst, so
+  // in one busy scope a job's share of those writes is well under one.
+  for (const scopeKey of new Set(outcomes.map((o) => o.scopeKey)))
+    await counted(store, scopeKey, (s) => s.sessions >= outcomes.filter((o) => o.scopeKey === scopeKey).length);
+  const cost = proxy.diff(before);
+  const perJob = { total: cost.total / n, ...Object.fromEntries(Object.entries(cost.byClass).map(([k, v]) => [k, v / n])) };
   // Correctness: each job exactly one revision, published once.
   const problems: string[] = [];
   for (const [i, out] of outcomes.entries()) {
@@ -225,7 +232,7 @@ async function concurrentJobs(w: RunningWorker, store: SkillStore, n: number, on
       if (p?.pointer.seq !== 1) problems.push(`job ${i}: pointer seq ${p?.pointer.seq}`);
     }
   }
-  return { seconds, p50: median(latencies) / 1000, p95: percentile(latencies, 95) / 1000, problems };
+  return { seconds, p50: median(latencies) / 1000, p95: percentile(latencies, 95) / 1000, problems, requestsPerJob: perJob };
 }
 
 export async function run(ctx: BenchContext): Promise<BenchFigures> {
@@ -251,12 +258,18 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
     ctx.log('\nN concurrent learning jobs (each creates one skill): one app scope vs N separate scopes, interleaved:');
     const conc: Record<string, unknown> = {};
     for (const n of CONCURRENCY) {
-      const separate = await concurrentJobs(w, store, n, false);
-      const one = await concurrentJobs(w, store, n, true);
+      const separate = await concurrentJobs(w, store, proxy, n, false);
+      const one = await concurrentJobs(w, store, proxy, n, true);
       const ratio = one.seconds / separate.seconds;
       ctx.log(
         `  N=${n}: separate scopes ${separate.seconds.toFixed(1)} s (p50 ${separate.p50.toFixed(1)} s, p95 ${separate.p95.toFixed(1)} s), one scope ${one.seconds.toFixed(1)} s (p50 ${one.p50.toFixed(1)} s, p95 ${one.p95.toFixed(1)} s): ratio one/separate ${ratio.toFixed(2)}`,
       );
+      const share = (r: Record<string, number>) =>
+        `${r.total!.toFixed(2)} (${['PUT index', 'PUT usage']
+          .filter((k) => r[k] !== undefined)
+          .map((k) => `${k} ${r[k]!.toFixed(2)}`)
+          .join(', ')})`;
+      ctx.log(`    S3 requests per job: separate scopes ${share(separate.requestsPerJob)}, one scope ${share(one.requestsPerJob)}`);
       for (const p of [...separate.problems, ...one.problems]) ctx.log(`    PROBLEM ${p}`);
       conc[n] = { separate, one, ratio };
     }
