@@ -245,9 +245,9 @@ export function learningActivities({ config, store, openai, noteSession }: Learn
   async function reviewerContext(scopeKey: string, indexEtag: string | undefined, transcript: Transcript): Promise<{ existingSkills: ExistingSkill[]; rejected: RejectionNote[] }> {
     const index = await store.scopeIndexSnapshot(scopeKey, indexEtag ?? null);
     const existingSkills = boundExistingSkills(mostRelevant(scopeSkillsOf(index).relevance, renderTranscript(transcript)));
-    // The index names the version of the scope's rejections: none, or ones this process has, cost no request.
-    // Without a version (no index yet, or one written before it), read them.
-    const notes = index?.rejections === undefined ? await store.readRejections(scopeKey) : await store.readRejectionsAt(scopeKey, index.rejections);
+    // The index names the version of the scope's rejections: none, or ones this process has, cost no request. A scope
+    // without an index has none (a rejection creates the index); an index written before the field: read them.
+    const notes = !index ? [] : index.rejections === undefined ? await store.readRejections(scopeKey) : await store.readRejectionsAt(scopeKey, index.rejections);
     return { existingSkills, rejected: rejectionsFor(notes, existingSkills) };
   }
 
