@@ -100,10 +100,15 @@ export interface ReviewSessionInput {
    * and the ETag it was read at, with workflow time): stored in the same write as the answer.
    */
   advance?: { cursor: ReviewCursor; cursorEtag?: string | null; at: string };
+  /** What planning the job needs besides the decision: given, a proposal the cursor advanced for is planned in this step. */
+  plan?: Omit<PlanJobInput, 'decision'>;
 }
 
-/** The reviewer's decision, and whether its step advanced the cursor (a storage fault there leaves that to the plan step). */
-export type ReviewOutcome = ReviewDecision & { cursorAdvanced?: boolean };
+/**
+ * The reviewer's decision, whether its step advanced the cursor, and the job's plan when it
+ * made one: a storage fault on either leaves both to the plan step (advanceCursorAndPlan).
+ */
+export type ReviewOutcome = ReviewDecision & { cursorAdvanced?: boolean; plan?: RevisionPlan };
 
 /** The plan's input without the existing skills, which the plan reads from the index snapshot. */
 export type PlanJobInput = Omit<PlanInput, 'existingSkills'> & { indexEtag?: string };
@@ -323,7 +328,20 @@ export function learningActivities({ config, store, openai, noteSession }: Learn
      * unusable answers fail as `ModelAnswerFailure`, which the workflow counts against the
      * reviewer's attempts (see asModelAnswer).
      */
-    async reviewSession({ segment, reviewedAfter, indexEtag, advance }: ReviewSessionInput): Promise<ReviewOutcome> {
+    async reviewSession({ segment, reviewedAfter, indexEtag, advance, plan }: ReviewSessionInput): Promise<ReviewOutcome> {
+      // A proposal is planned here, once the cursor has advanced for it: the plan is in this step's result, so the
+      // job needs no planning activity (a round trip, and the decision in history a second time).
+      const withPlan = async (decision: ReviewDecision): Promise<ReviewOutcome> => {
+        const { answer: _, ...proposal } = decision;
+        const proposes = proposal.creates.length > 0 || proposal.updates.length > 0 || proposal.deletions.length > 0;
+        if (!plan || !proposes) return { ...decision, cursorAdvanced: true };
+        try {
+          return { ...decision, cursorAdvanced: true, plan: await planJob({ ...plan, decision: proposal }) };
+        } catch (e) {
+          log.warn('job not planned with the review; the plan step plans it', { sessionId: segment.sessionId, error: String(e) });
+          return { ...decision, cursorAdvanced: true };
+        }
+      };
       // An earlier attempt's answer whose completion never reached Temporal (down while the
       // model answered; the step then timed out) is used as it is: one model call per review.
       const { workflowExecution, activityId, attempt } = Context.current().info;
@@ -332,7 +350,7 @@ export function learningActivities({ config, store, openai, noteSession }: Learn
         const earlier = await withStoreErrors(() => store.readStepReview(segment.scopeKey, segment.sessionId, step));
         if (earlier) {
           log.info('reviewer answer of an earlier attempt reused', { sessionId: segment.sessionId, attempt });
-          return { ...earlier, cursorAdvanced: true };
+          return withPlan(earlier);
         }
       }
       const events = await withStoreErrors(() => loadSegmentEvents(segment));
@@ -378,7 +396,7 @@ export function learningActivities({ config, store, openai, noteSession }: Learn
           },
         ),
       );
-      return { ...decision, cursorAdvanced: advanced };
+      return advanced ? withPlan(decision) : { ...decision, cursorAdvanced: false };
     },
 
     /**

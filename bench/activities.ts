@@ -35,7 +35,7 @@ import { distinctSkillName, sessionCreating } from '../test/support/publication'
 import { median, spread } from './support/stats';
 import type { BenchContext, BenchFigures } from './support/types';
 
-export const JOB_STEPS = ['prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'recordAndPublishRevision'] as const;
+export const JOB_STEPS = ['prepareReview', 'reviewSession', 'recordAndPublishRevision'] as const;
 type Step = (typeof JOB_STEPS)[number] | 'bareGet' | 'bareSignal';
 
 export async function run(ctx: BenchContext): Promise<BenchFigures> {
@@ -94,14 +94,18 @@ export async function run(ctx: BenchContext): Promise<BenchFigures> {
     await step('bareGet', () => s3.getObject(config.s3.bucket, payloadKey(payloadRef.sha256)));
     const prepared = await step('prepareReview', () => activities.prepareReview({ segment }));
     if (!prepared.policy.review) throw new Error(`activities bench: the review policy skipped the session (${prepared.policy.reason})`);
-    const decision = await step('reviewSession', () => activities.reviewSession({ segment, reviewedAfter: prepared.reviewedAfter, indexEtag: prepared.indexEtag }));
     const at = new Date().toISOString();
-    const plan = await step('advanceCursorAndPlan', () =>
-      activities.advanceCursorAndPlan({
-        cursor: { scopeKey, sessionId, cursor: prepared.nextCursor, cursorEtag: prepared.cursorEtag, at },
-        plan: { decision, indexEtag: prepared.indexEtag, jobId, scope: prepared.scope, scopeKey, outcome: segment.outcome, governance: prepared.governance, at },
+    // As in the job: the review step advances the cursor with the answer and plans the proposal.
+    const { plan } = await step('reviewSession', () =>
+      activities.reviewSession({
+        segment,
+        reviewedAfter: prepared.reviewedAfter,
+        indexEtag: prepared.indexEtag,
+        advance: { cursor: prepared.nextCursor, cursorEtag: prepared.cursorEtag, at },
+        plan: { indexEtag: prepared.indexEtag, jobId, scope: prepared.scope, scopeKey, outcome: segment.outcome, governance: prepared.governance, at },
       }),
     );
+    if (!plan) throw new Error('activities bench: the review step did not plan the job');
     const [revision] = plan.revisions;
     if (plan.revisions.length !== 1 || revision?.status !== 'pending')
       throw new Error(`activities bench: expected one publishable create, got ${JSON.stringify(plan.revisions.map((r) => r.status))}`);

@@ -219,8 +219,7 @@ async function concurrentJobs(w: RunningWorker, store: SkillStore, proxy: Counti
   const seconds = (performance.now() - started) / 1000;
   // S3 requests per job, the scope's usage bursts included: the index and usage workflows write once per burst, so
   // in one busy scope a job's share of those writes is well under one.
-  for (const scopeKey of new Set(outcomes.map((o) => o.scopeKey)))
-    await counted(store, scopeKey, (s) => s.sessions >= outcomes.filter((o) => o.scopeKey === scopeKey).length);
+  for (const scopeKey of new Set(outcomes.map((o) => o.scopeKey))) await counted(store, scopeKey, (s) => s.sessions >= outcomes.filter((o) => o.scopeKey === scopeKey).length);
   const cost = proxy.diff(before);
   const perJob = { total: cost.total / n, ...Object.fromEntries(Object.entries(cost.byClass).map(([k, v]) => [k, v / n])) };
   // Correctness: each job exactly one revision, published once.

@@ -100,10 +100,15 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
 
   let decision;
   progress = { step: 'reviewing' };
-  // A valid answer advances the cursor in the review step's own write (with the answer, kept for a retry of the step).
-  const advance = { cursor: prepared.nextCursor, cursorEtag: prepared.cursorEtag, at: new Date().toISOString() };
+  // A valid answer advances the cursor in the review step's own write (with the answer, kept for a retry of the step),
+  // and a proposal is planned in the same step, reconciled against every skill of the scope (through the index).
+  const at = new Date().toISOString();
+  const advance = { cursor: prepared.nextCursor, cursorEtag: prepared.cursorEtag, at };
+  const planInput = { indexEtag: prepared.indexEtag, jobId, scope: prepared.scope, scopeKey: prepared.scopeKey, outcome: segment.outcome, governance, at };
   try {
-    decision = await withinModelAnswerBudget(() => reviewer.reviewSession({ segment, reviewedAfter: prepared.reviewedAfter, indexEtag: prepared.indexEtag, advance }));
+    decision = await withinModelAnswerBudget(() =>
+      reviewer.reviewSession({ segment, reviewedAfter: prepared.reviewedAfter, indexEtag: prepared.indexEtag, advance, plan: planInput }),
+    );
   } catch (err) {
     const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : (err as Error).message;
     const outcome: JobOutcome = { ...base, status: 'reviewer_failed', reason: cause, cursorAdvanced: false, revisions: [], dropped: [] };
@@ -127,8 +132,9 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   const decidedPublisher = waitsOut ? proxyActivities<Activities>(decidedWorkOptions(prepared.storageOutageToleranceMs, { heartbeat: true })) : publisher;
 
   // How the reviewer's answer was obtained (format, repairs, tokens) goes on the outcome, not into the plan's input.
-  // Histories recorded before the review step advanced the cursor have no `cursorAdvanced`: the plan step advances it, as it did then.
-  const { answer, cursorAdvanced, ...reviewed } = decision;
+  // Histories recorded before the review step advanced the cursor and planned have no `cursorAdvanced` and no `plan`:
+  // the plan step advances it and plans, as it did then.
+  const { answer, cursorAdvanced, plan: plannedInReview, ...reviewed } = decision;
   decision = reviewed;
   const answerRecord = answer ? { reviewerAnswer: answer } : {};
   if (decision.skip_reason && !decision.creates.length && !decision.updates.length && !decision.deletions.length) {
@@ -148,14 +154,9 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   }
   // A valid decision advances the cursor before any governance work (the review step's write,
   // else the planning activity's): storage or publication failures below are retried from
-  // revision state, never by re-reviewing. Reconciled against every skill of the scope (through the index),
-  // not just the reviewer's few.
-  const at = new Date().toISOString();
+  // revision state, never by re-reviewing.
   progress = { step: 'planning' };
-  const plan = await planning.advanceCursorAndPlan({
-    ...(cursorAdvanced ? {} : { cursor: { ...cursorAdvance, at } }),
-    plan: { decision, indexEtag: prepared.indexEtag, jobId, scope: prepared.scope, scopeKey: prepared.scopeKey, outcome: segment.outcome, governance, at },
-  });
+  const plan = plannedInReview ?? (await planning.advanceCursorAndPlan({ ...(cursorAdvanced ? {} : { cursor: { ...cursorAdvance, at } }), plan: { ...planInput, decision } }));
 
   for (const d of plan.dropped) log.warn('reconciler dropped a candidate', { jobId, name: d.name, list: d.list, reason: d.reason });
   for (const r of plan.rewrites) log.info('reconciler rewrote a candidate', { jobId, name: r.name, list: r.list, reason: r.reason });

@@ -39,7 +39,6 @@ export const floorUsageRecordsSignal = defineSignal<{ segmentId: string }[]>('us
 export const FLOOR_JOB_STEPS = [
   { name: 'prepareReview', local: true },
   { name: 'reviewSession', local: false },
-  { name: 'advanceCursorAndPlan', local: false },
   { name: 'recordAndPublishRevision', local: false, signalsIndex: true, signalsUsage: true },
 ] as const;
 

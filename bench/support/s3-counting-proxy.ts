@@ -8,20 +8,7 @@ import type { AddressInfo } from 'node:net';
  * operation costs in S3 requests.
  */
 export type KeyClass =
-  | 'pointer'
-  | 'revision'
-  | 'locator'
-  | 'audit'
-  | 'index'
-  | 'metrics'
-  | 'payload'
-  | 'cursor'
-  | 'job-outcome'
-  | 'usage'
-  | 'rejections'
-  | 'revoked-session'
-  | 'list'
-  | 'other';
+  'pointer' | 'revision' | 'locator' | 'audit' | 'index' | 'metrics' | 'payload' | 'cursor' | 'job-outcome' | 'usage' | 'rejections' | 'revoked-session' | 'list' | 'other';
 
 export interface Counts {
   total: number;

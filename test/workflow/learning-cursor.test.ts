@@ -4,7 +4,7 @@ import { cursorKey, jobOutcomeKey } from '../../storage';
 import type { SessionEvent } from '../../core';
 import { uniqueName } from '../support/infra';
 import { injectFault, reviewerCalls } from '../support/model-stats';
-import { activityInputs, activityResults, activitySteps } from '../support/history';
+import { activityResults, activitySteps } from '../support/history';
 import { exampleSession } from '../support/sessions';
 import { startTimeSkipping, type TimeSkippingHarness } from '../support/time-skipping';
 
@@ -130,19 +130,21 @@ describe('activities per job: the model call and every step after it are task-qu
     expect(await storedCursor(started.scopeKey, session.sessionId)).toMatchObject({ lastEventCount: 12, review: { decision: { skip_reason: expect.any(String), creates: [] } } });
   });
 
-  it("a valid decision: the review step's write advances the cursor (with the answer), then the job is planned, before any revision is recorded", async () => {
+  it("a valid decision: the review step's write advances the cursor (with the answer), and the same step plans the job, before any revision is recorded", async () => {
     const session = newSession();
     const { started, outcome } = await submit(exampleSession('weather-report'), session);
     expect(outcome).toMatchObject({ status: 'reviewed', cursorAdvanced: true, revisions: [{ action: 'create', status: 'pending_approval' }] });
     const history = await h.env.client.workflow.getHandle(started.jobWorkflowId).fetchHistory();
     // The held revision is the job's last write: recording it records the outcome too.
-    expect(activitySteps(history)).toEqual(['local:prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'recordRevision']);
+    expect(activitySteps(history)).toEqual(['local:prepareReview', 'reviewSession', 'recordRevision']);
     // The revision is in history once, as planned: recording it answers with an ack, not the revision again.
     expect(activityResults(history, 'recordRevision')).toEqual([{ asWritten: true }]);
     expect(await storedOutcome(started.scopeKey, outcome.jobId)).toEqual({ ...outcome, recordedAt: expect.any(String) });
     expect(await storedCursor(started.scopeKey, session.sessionId)).toMatchObject({ lastEventCount: 12, review: { decision: { creates: [{ name: expect.any(String) }] } } });
-    // The planning step had no cursor to write: the review step's write had advanced it.
-    expect(activityInputs(history, 'advanceCursorAndPlan')).toEqual([expect.not.objectContaining({ cursor: expect.anything() })]);
+    // The plan is in the review step's result: the decision is in history once.
+    expect(activityResults(history, 'reviewSession')).toEqual([
+      expect.objectContaining({ cursorAdvanced: true, plan: expect.objectContaining({ revisions: [expect.objectContaining({ action: 'create' })] }) }),
+    ]);
   });
 
   it('reviewer failure: three model answers, the failure counted for quarantine and the outcome recorded in one activity, the cursor stays', async () => {
