@@ -1,3 +1,4 @@
+import type { ConnectionPlugin } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
@@ -8,7 +9,7 @@ import { createSkillStore, type SkillStore } from '../../storage';
 import { scopeKey as scopeKeyOf, skillIdForName, type EvolutionConfig, type Revision, type SkillSpec } from '../../core';
 import { buildGovernedRevision, type GovernanceSettings, type RevisionRef } from '../../core/governance';
 import { revisionIdFor } from '../../core/learning';
-import { infraEnv } from '../../infra/env';
+import { ensureBinary } from '../../infra/binaries';
 import { SEARCH_ATTRIBUTES } from '../../infra/services';
 import { realServices, uniqueName } from './infra';
 import { quietRuntime, workflowBundle } from './worker';
@@ -33,14 +34,44 @@ export interface TimeSkippingHarness {
   close(): Promise<void>;
 }
 
+/**
+ * The client connection (env.connection, under env.client) sends no keepalive pings.
+ * @temporalio/client pings every 30 s, with or without calls; the Java test server keeps
+ * grpc-java's server defaults (a ping at most every 5 minutes while calls are open, none
+ * without calls, 2 strikes), so the third ping it gets without having sent anything since
+ * (any call waiting 60-90 s: a result, an update, a sleep, or an idle client) is answered
+ * with GOAWAY too_many_pings ("rejected by server because of excess pings") and the
+ * connection is dropped. The calls in flight fail with RESOURCE_EXHAUSTED and the client's
+ * retry sends them again: harmless for reads, but env.sleep (unlockTimeSkippingWithSleep)
+ * then unlocks time skipping a second time while the first call still waits on the server,
+ * taking away the lock the server holds for a running activity or workflow task: it skips
+ * time it must not (timers fire early, activities time out), and tests hang or fail. A loopback
+ * connection to a test server has nothing for keepalive to detect.
+ * (The worker's native connection pings too, and its keepalive is not configurable from
+ * TypeScript, but it pings only after 30 s without a frame from the server, and this server
+ * answers its task polls every 60 s: at most one ping between answers, never dropped.)
+ */
+const NO_KEEPALIVE: ConnectionPlugin = {
+  name: 'time-skipping-no-keepalive',
+  configureConnection: (options) => ({
+    ...options,
+    channelArgs: { ...options.channelArgs, 'grpc.keepalive_time_ms': -1, 'grpc.keepalive_permit_without_calls': 0 },
+  }),
+};
+
+/** The time-skipping test server (the installed binary) and the connections to it that every harness uses. */
+export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
+  quietRuntime();
+  const path = process.env.TEMPORAL_TEST_SERVER_PATH ?? ensureBinary('temporal-test-server');
+  return TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } }, plugins: [NO_KEEPALIVE] });
+}
+
 /** restartable: workers keep no workflow cache, so `restartWorker` hands every workflow to the new worker. */
 export async function startTimeSkipping(adjust: (c: EvolutionConfig) => EvolutionConfig = (c) => c, opts: { restartable?: boolean } = {}): Promise<TimeSkippingHarness> {
   const base = await realServices(['s3', 'model']);
   const taskQueue = uniqueName('ts-tq');
   const config = adjust({ ...base, temporal: { ...base.temporal, taskQueue } });
-  quietRuntime();
-  const path = process.env.TEMPORAL_TEST_SERVER_PATH ?? infraEnv().TEMPORAL_TEST_SERVER_PATH!;
-  const env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } } });
+  const env = await createTimeSkippingEnv();
   // The workflows tag sessions, jobs and approvals with the same search attributes the dev server registers.
   await env.connection.operatorService.addSearchAttributes({
     namespace: env.namespace ?? 'default',
