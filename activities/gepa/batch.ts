@@ -34,6 +34,12 @@ export function batchActivities({ store, datasets }: { store: SkillStore; datase
   const cache = evaluationCache(store.objects);
   return {
     async prepareEvaluationBatch(input: PrepareBatchInput): Promise<PreparedBatch> {
+      // The record, the cases and the cache are read at once: a batch's first step is on the
+      // experiment's critical path. A finished record wins whatever the other reads answer.
+      const loading = datasets.cases(input.dataset, input.caseIds);
+      const looking = input.evaluator ? loading.then((cases) => withStoreErrors(() => cache.lookup(input.evaluator!, input.candidateId, input.seed, cases))) : undefined;
+      loading.catch(() => undefined);
+      looking?.catch(() => undefined);
       const record = await withStoreErrors(() => reader.evaluation(input.experimentId, input.recordId));
       if (record) {
         const same = record.candidateId === input.candidateId && record.seed === input.seed && record.caseIds.join('\u0000') === input.caseIds.join('\u0000');
@@ -56,9 +62,9 @@ export function batchActivities({ store, datasets }: { store: SkillStore; datase
           }),
         };
       }
-      const cases = await datasets.cases(input.dataset, input.caseIds);
-      if (!input.evaluator) return { cases, hits: [] };
-      const { hits } = await withStoreErrors(() => cache.lookup(input.evaluator!, input.candidateId, input.seed, cases));
+      const cases = await loading;
+      if (!looking) return { cases, hits: [] };
+      const { hits } = await looking;
       return { cases: cases.filter((c) => !hits.has(c.id)), hits: [...hits.values()] };
     },
   };

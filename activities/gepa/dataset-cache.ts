@@ -40,7 +40,15 @@ export function datasetCache(store: SkillStore) {
     return caseIds.map((id) => byId.get(id) as Case);
   }
 
-  return { get, cases };
+  /** A dataset this worker just froze (prepareExperiment): the experiment's first batch then reads it from memory. */
+  function remember(dataset: Dataset): void {
+    const key = `${dataset.id}\u0000${dataset.version}`;
+    if (entries.has(key)) return;
+    entries.set(key, Promise.resolve(dataset));
+    if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
+  }
+
+  return { get, cases, remember };
 }
 
 export type DatasetCache = ReturnType<typeof datasetCache>;

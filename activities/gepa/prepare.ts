@@ -93,7 +93,11 @@ export function prepareActivities({ config, store, datasets }: { config: Evoluti
   const reader = experimentReader(store);
   /** An inline dataset is stored as a frozen dataset (create-only), so records refer to it by id and version. */
   async function resolveDataset(request: ExperimentRequest): Promise<Dataset> {
-    if (request.dataset) return withStoreErrors(() => store.putDataset(request.dataset!));
+    if (request.dataset) {
+      const frozen = await withStoreErrors(() => store.putDataset(request.dataset!));
+      datasets.remember(frozen);
+      return frozen;
+    }
     return datasets.get(request.datasetRef!);
   }
 

@@ -39,6 +39,13 @@ export interface RecordEvaluationInput {
   cache?: { taskQueue: string; dataset: DatasetRef };
 }
 
+/** Iteration log entries not yet stored, and the search state to checkpoint. */
+export interface ProgressInput {
+  experimentId: string;
+  entries: IterationLogEntry[];
+  state: GepaSearchState;
+}
+
 export function recordActivities({ store, datasets }: { store: SkillStore; datasets: DatasetCache }) {
   const objects = store.objects;
   const cache = evaluationCache(objects);
@@ -63,6 +70,11 @@ export function recordActivities({ store, datasets }: { store: SkillStore; datas
     await cache.store(identity, input.candidateId, input.seed, cases, fresh);
   }
 
+  async function writeProgress(input: ProgressInput): Promise<void> {
+    await mapLimit(input.entries, 8, (entry) => putRecord(objects, experimentRecordKey(input.experimentId, recordIds.iterationLog(entry.iteration)), entry));
+    await objects.put(experimentStateKey(input.experimentId), input.state);
+  }
+
   return {
     async recordExperimentEvaluation(input: RecordEvaluationInput): Promise<void> {
       const scores = input.evaluations.map((e) => e.score);
@@ -82,31 +94,32 @@ export function recordActivities({ store, datasets }: { store: SkillStore; datas
         ...(input.cacheHits !== undefined ? { cacheHits: input.cacheHits } : {}),
         ...(input.evaluator !== undefined ? { evaluator: input.evaluator } : {}),
       };
-      await withStoreErrors(async () => {
-        await putRecord(objects, experimentRecordKey(input.experimentId, input.recordId), record);
-        await cacheEvaluations(input);
-      });
+      // Both writes at once: the batch's last step is on the experiment's critical path (a retry writes both again).
+      await withStoreErrors(() => Promise.all([putRecord(objects, experimentRecordKey(input.experimentId, input.recordId), record), cacheEvaluations(input)]));
     },
 
     /** Iteration log entries not yet stored, and a checkpoint of the search state. */
-    async recordExperimentProgress(input: { experimentId: string; entries: IterationLogEntry[]; state: GepaSearchState }): Promise<void> {
-      await withStoreErrors(async () => {
-        await mapLimit(input.entries, 8, (entry) => putRecord(objects, experimentRecordKey(input.experimentId, recordIds.iterationLog(entry.iteration)), entry));
-        await objects.put(experimentStateKey(input.experimentId), input.state);
-      });
+    async recordExperimentProgress(input: ProgressInput): Promise<void> {
+      await withStoreErrors(() => writeProgress(input));
     },
 
     /**
      * The final report. Experiments on searchVersion 2 pass their segment (0, or the
      * resume number): each segment's report is kept create-only in records/result-s{n}.json
      * and result.json holds the latest (a resumed experiment replaces it). Older runs
-     * write result.json once.
+     * write result.json once. With `progress`, the last checkpoint and log entries are
+     * written in the same step (one activity at the experiment's end instead of two).
      */
-    async recordExperimentResult({ report, segment }: { report: ExperimentReport; segment?: number }): Promise<void> {
+    async recordExperimentResult({ report, segment, progress }: { report: ExperimentReport; segment?: number; progress?: ProgressInput }): Promise<void> {
       await withStoreErrors(async () => {
-        if (segment === undefined) return putRecord(objects, experimentResultKey(report.experimentId), report);
-        await putRecord(objects, experimentRecordKey(report.experimentId, recordIds.result(segment)), report);
-        await objects.put(experimentResultKey(report.experimentId), report);
+        const checkpoint = progress ? writeProgress(progress) : undefined;
+        checkpoint?.catch(() => undefined); // awaited below
+        if (segment === undefined) await putRecord(objects, experimentResultKey(report.experimentId), report);
+        else {
+          await putRecord(objects, experimentRecordKey(report.experimentId, recordIds.result(segment)), report);
+          await objects.put(experimentResultKey(report.experimentId), report);
+        }
+        await checkpoint;
       });
     },
   };
