@@ -23,7 +23,7 @@
  * searchVersion) keeps its original steps on replay; the new ones are keyed on that
  * recorded answer (docs/versioning.md).
  */
-import { ApplicationFailure, CancellationScope, continueAsNew, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, continueAsNew, isCancellation, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import {
   completedResult,
@@ -64,12 +64,23 @@ import type {
   SubmissionOutcome,
 } from '../core/gepa/experiment-types';
 
+import { describeEvaluator } from './gepa/evaluation';
+
 export { evaluationBatchWorkflow } from './gepa/evaluation';
 export type { ExperimentProgress, ExperimentReport, ExperimentWorkflowInput } from '../core/gepa/experiment-types';
 
 export { experimentProgressQuery };
 
 const DEFAULT_ITERATIONS_PER_RUN = 20;
+
+/**
+ * Runs that record this patch spend less time between evaluations (searchVersion 2 only):
+ * the evaluator is described beside prepareExperiment and then beside each batch instead
+ * of before it (context.evaluatorSeen), the progress record after the search is written
+ * while selection and Holdout run, and the last checkpoint is written with the result.
+ * Runs recorded before keep their steps on replay.
+ */
+export const FEWER_SERIAL_STEPS = 'gepa-fewer-serial-steps';
 
 const storage = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: storageRetry });
 
@@ -97,13 +108,17 @@ function preflightShape(request: ExperimentRequest, dataset: DatasetIndex, state
 }
 
 /** First run: validate, prepare, and build the initial context and state. */
-async function start(input: ExperimentWorkflowInput): Promise<ContinuedExperiment> {
+async function start(input: ExperimentWorkflowInput, fewerSerialSteps: boolean): Promise<ContinuedExperiment> {
   const parsed = ExperimentRequestSchema.safeParse(input.request);
   if (!parsed.success) throw invalid(`invalid experiment request: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
   const request = parsed.data;
   const { workflowId } = workflowInfo();
   const experimentId = request.experimentId ?? experimentIdFromWorkflowId(workflowId);
   const startedAt = new Date().toISOString();
+  // The evaluator's versions key the cache: asked while the experiment is prepared, when the request names its queue.
+  const queue = request.options.evaluatorTaskQueue;
+  const describing = fewerSerialSteps && queue && (request.options.evaluationCache?.enabled ?? true) ? describeEvaluator(queue) : undefined;
+  describing?.catch(() => undefined); // awaited below, unless preparing fails first
   let prepared;
   try {
     prepared = await storage.prepareExperiment({ experimentId, workflowId, request, at: startedAt });
@@ -147,6 +162,10 @@ async function start(input: ExperimentWorkflowInput): Promise<ContinuedExperimen
     iterationsPerRun: iterationsPerRun(input),
     ...(v2 ? { searchVersion: 2 as const, segment: 0 } : {}),
   };
+  if (v2 && describing) {
+    const described = await describing;
+    context.evaluatorSeen = { seen: true, ...(described ? { described } : {}) };
+  }
   return { context, state, ...(v2 ? { committed: state } : {}), loggedThrough: 0, runs: 0 };
 }
 
@@ -210,12 +229,18 @@ export async function experimentWorkflow(input: ExperimentWorkflowInput): Promis
   let holder: SearchHolder | undefined;
   const runs = (input.continued?.runs ?? 0) + 1;
   setHandler(experimentProgressQuery, () => progress(holder, phase, runs));
+  const fewerSerialSteps = patched(FEWER_SERIAL_STEPS);
 
-  const run = input.continued ?? (input.resume ? await resume({ ...input, resume: input.resume }) : await start(input));
+  const run = input.continued ?? (input.resume ? await resume({ ...input, resume: input.resume }) : await start(input, fewerSerialSteps));
   holder = { context: run.context, state: run.state, ...(run.committed ? { committed: run.committed } : {}) };
   const { context } = run;
   const v2 = onVersion2(context);
+  const overlapped = fewerSerialSteps && v2;
+  // A resumed run, or one continued from a run before the patch: its first batch asks the evaluator first.
+  if (overlapped && !context.evaluatorSeen) context.evaluatorSeen = { seen: false };
   let loggedThrough = run.loggedThrough;
+  /** The progress record written while the next steps run (overlapped runs), awaited before the next write. */
+  let pendingFlush: Promise<string | undefined> | undefined;
 
   /** Stores the log entries of iterations finished since the last flush, and a state checkpoint (an iteration boundary on searchVersion 2). */
   async function flush(state: GepaSearchState = holder!.committed ?? holder!.state): Promise<string | undefined> {
@@ -253,9 +278,28 @@ export async function experimentWorkflow(input: ExperimentWorkflowInput): Promis
 
   const notSubmitted = (why: string): SubmissionOutcome => (context.submit ? { status: 'skipped', reason: why } : { status: 'not_requested', reason: 'submit was not requested' });
 
+  /**
+   * Overlapped runs: the last checkpoint goes with the result, in one step. If that step
+   * fails, the two writes are made apart, as on runs before, so the report says which failed.
+   */
+  async function finishWithCheckpoint(r: ExperimentReport): Promise<ExperimentReport> {
+    phase = 'done';
+    const state = holder!.committed ?? holder!.state;
+    const entries = state.log.filter((e) => e.iteration >= loggedThrough);
+    try {
+      await storage.recordExperimentResult({ report: r, segment: context.segment ?? 0, progress: { experimentId: context.experimentId, entries, state } });
+      loggedThrough = state.iteration;
+      return r;
+    } catch {
+      const checkpointError = await flush();
+      return finish(checkpointError ? { ...r, error: r.error ? `${r.error}; ${checkpointError}` : checkpointError } : r);
+    }
+  }
+
   /** searchVersion 2: a cancelled experiment stops cleanly — its checkpoint and result are written, and it can be resumed. */
   function endCancelled(): Promise<ExperimentReport> {
     return CancellationScope.nonCancellable(async () => {
+      if (pendingFlush) await pendingFlush;
       await flush();
       const cancelled = failedResult(context.experimentId, holder!.state, {
         stopReason: 'cancelled',
@@ -291,7 +335,10 @@ export async function experimentWorkflow(input: ExperimentWorkflowInput): Promis
     });
     return finish(report(failed, notSubmitted('the search exceeded its time limit: nothing was submitted')));
   }
-  const flushError = await flush();
+  // Overlapped runs that go on to selection and Holdout write the search's progress meanwhile.
+  const flushing = flush();
+  if (overlapped && searched.value.kind === 'stopped') pendingFlush = flushing;
+  let flushError = pendingFlush ? undefined : await flushing;
   if (searched.value.kind === 'continue') {
     if (flushError) {
       const failed = failedResult(context.experimentId, holder.state, { stopReason: 'error', error: flushError, resumes: context.segment });
@@ -309,11 +356,16 @@ export async function experimentWorkflow(input: ExperimentWorkflowInput): Promis
     const selected = await chooseWinner(holder);
     if (cancelledNow()) return endCancelled();
     const holdout = await runHoldout(context, holder.state, selected.chosen);
+    if (pendingFlush) {
+      flushError = await pendingFlush;
+      pendingFlush = undefined;
+    }
     if (cancelledNow()) return endCancelled();
     holder.state = holdout.state;
     // A resumed experiment continues from here, with the Holdout (and selection) spend counted.
     if (v2) holder.committed = holder.state;
-    const checkpointError = v2 ? await flush() : undefined;
+    // Overlapped runs write this checkpoint with the result (finishWithCheckpoint).
+    const checkpointError = v2 && !overlapped ? await flush() : undefined;
     const result = completedResult(holder.state, {
       stopReason,
       promotion: holdout.promotion,
@@ -327,7 +379,7 @@ export async function experimentWorkflow(input: ExperimentWorkflowInput): Promis
     if (submitted.submission.revisionId) result.submittedRevisionId = submitted.submission.revisionId;
     const errors = [flushError, selected.error, holdout.error, checkpointError, submitted.error].filter((e): e is string => e !== undefined);
     if (errors.length > 0) result.error = errors.join('; ');
-    return await finish(report(result, submitted.submission));
+    return await (overlapped ? finishWithCheckpoint : finish)(report(result, submitted.submission));
   } catch (e) {
     if (v2 && isCancellation(e)) return endCancelled();
     throw e;

@@ -49,6 +49,13 @@ export interface ExperimentContext {
   searchVersion?: 2;
   /** Resumes so far (0: the original run); names the records written after the search. */
   segment?: number;
+  /**
+   * What the evaluator last described (runs started on the version that describes it
+   * once, beside the batches; see EvaluationBatchInput.cache.described): `seen` false
+   * until a batch or the start asked it, `described` absent when it has no versions.
+   * Absent on runs started before: each batch asks first.
+   */
+  evaluatorSeen?: { seen: boolean; described?: EvaluatorDescription };
 }
 
 export interface ContinuedExperiment {
@@ -150,7 +157,18 @@ export interface EvaluationBatchInput {
    * resumed experiment re-runs nothing finished); otherwise cached evaluations are used
    * when enabled and the evaluator describes its versions.
    */
-  cache?: { enabled: boolean; hitsSpendBudget: boolean };
+  cache?: {
+    enabled: boolean;
+    hitsSpendBudget: boolean;
+    /**
+     * The versions the evaluator described to the experiment's last batch (null: it did
+     * not describe itself). Present: the batch looks the cache up under them and asks the
+     * evaluator again while its cases run; evaluations the cache answered under versions
+     * that turn out changed run again. Absent (batches of runs before this): the batch
+     * asks the evaluator first.
+     */
+    described?: EvaluatorDescription | null;
+  };
 }
 
 /** What a batch returns to the experiment: scores only (outputs and traces are in S3). */

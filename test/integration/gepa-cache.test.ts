@@ -3,6 +3,11 @@ import { readExperimentRecords, runExperiment } from '../../client/optimization'
 import type { ExperimentReport } from '../../workflows';
 import { uniqueName } from '../support/infra';
 import { startGepaHarness, weatherDataset, weatherRequest, type GepaHarness } from '../support/gepa';
+import { Worker } from '@temporalio/worker';
+import { connectWorkerTemporal } from '../../workers/connection';
+import { weatherEvaluatorActivities } from '../../workers/evaluator';
+import { evolutionDataConverter } from '../../codec/data-converter';
+import type { EvaluatorDescription } from '../../core';
 
 let h: GepaHarness;
 beforeAll(async () => {
@@ -81,6 +86,57 @@ describe('evaluation cache (real dev server, S3, model server, example evaluator
       expect(h.evaluatedCases(queue, changed.experimentId)).toBe(changed.metricCallsUsed);
       const records = await readExperimentRecords(h.store, changed.experimentId);
       expect(records.evaluations[0].evaluator).toEqual(versions);
+    }
+  });
+
+  it('versions that change during an experiment never hit: the cache is read under the versions the last batch saw, and what it answered runs again when the evaluator now says otherwise', async () => {
+    const queue = uniqueName('cache-changing');
+    const before: EvaluatorDescription = { evaluatorVersion: 'rubric-1', modelVersion: 'model-a' };
+    const after: EvaluatorDescription = { evaluatorVersion: 'rubric-2', modelVersion: 'model-a' };
+    let answer = before;
+    let describes = 0;
+    let evaluated = 0;
+    let warmDescribes = Number.POSITIVE_INFINITY;
+    const weather = weatherEvaluatorActivities({ ...before, onEvaluate: (call) => (evaluated += call.cases) });
+    const connection = await connectWorkerTemporal(h.config);
+    const worker = await Worker.create({
+      connection,
+      namespace: h.config.temporal.namespace,
+      taskQueue: queue,
+      dataConverter: evolutionDataConverter(h.config),
+      activities: {
+        evaluateCandidate: weather.evaluateCandidate,
+        describeEvaluator: async () => {
+          describes++;
+          const now = answer;
+          // Only the first ask of the changed run (when the experiment starts) still hears the old versions: a deploy right after it.
+          if (answer === before && describes > warmDescribes) answer = after;
+          return now;
+        },
+      },
+    });
+    const running = worker.run();
+    try {
+      const request = weatherRequest(queue, weatherDataset({ seed: 25 }), { options: { maxIterations: 2, randomSeed: 3 } });
+      const warm = await runExperiment(h.deps, request);
+      expect(warm.cacheHits).toBe(0);
+      warmDescribes = describes;
+      const warmCases = evaluated;
+      expect(warmCases).toBe(warm.metricCallsUsed);
+
+      const changed = await runExperiment(h.deps, request);
+      expect(answer).toBe(after);
+      expect(changed.cacheHits).toBe(0);
+      expect(evaluated - warmCases).toBe(changed.metricCallsUsed);
+      const records = await readExperimentRecords(h.store, changed.experimentId);
+      for (const e of records.evaluations) {
+        expect(e.evaluator).toEqual(after);
+        expect(e.cacheHits).toEqual([]);
+      }
+    } finally {
+      worker.shutdown();
+      await running;
+      await connection.close();
     }
   });
 

@@ -80,7 +80,7 @@ async function evaluateCases(input: EvaluationBatchInput, cases: Case[]): Promis
  * The evaluator's versions, from its optional describeEvaluator activity; undefined when
  * it has none (or answers something else): then nothing is cached.
  */
-async function describeEvaluator(taskQueue: string): Promise<EvaluatorDescription | undefined> {
+export async function describeEvaluator(taskQueue: string): Promise<EvaluatorDescription | undefined> {
   const describe = proxyActivities<EvaluatorActivities>({
     taskQueue,
     startToCloseTimeout: '30 seconds',
@@ -111,8 +111,16 @@ async function describeEvaluator(taskQueue: string): Promise<EvaluatorDescriptio
  * are written in one step.
  */
 async function evaluateWithRecordsAndCache(input: EvaluationBatchInput, cache: NonNullable<EvaluationBatchInput['cache']>): Promise<EvaluationBatchResult> {
+  if (cache.described !== undefined) return evaluateBesideDescribe(input, cache, cache.described);
   const described = cache.enabled ? await describeEvaluator(input.evaluator.taskQueue) : undefined;
-  const prepared = await storage.prepareEvaluationBatch({
+  const prepared = await storage.prepareEvaluationBatch(prepareInput(input, cache, described));
+  if (prepared.recorded) return prepared.recorded;
+  const ran = prepared.cases.length > 0 ? await evaluateCases(input, prepared.cases) : [];
+  return recordBatch(input, cache, prepared.hits, ran, described);
+}
+
+function prepareInput(input: EvaluationBatchInput, cache: NonNullable<EvaluationBatchInput['cache']>, described: EvaluatorDescription | undefined) {
+  return {
     experimentId: input.experimentId,
     recordId: input.recordId,
     dataset: input.dataset,
@@ -121,12 +129,58 @@ async function evaluateWithRecordsAndCache(input: EvaluationBatchInput, cache: N
     seed: input.seed,
     hitsSpendBudget: cache.hitsSpendBudget,
     ...(described ? { evaluator: { taskQueue: input.evaluator.taskQueue, ...described } } : {}),
-  });
+  };
+}
+
+const sameVersions = (a: EvaluatorDescription | undefined, b: EvaluatorDescription | undefined) =>
+  a !== undefined && b !== undefined && a.evaluatorVersion === b.evaluatorVersion && a.modelVersion === b.modelVersion;
+
+/**
+ * A batch that knows what the evaluator described to the experiment's last batch (runs
+ * that describe the evaluator beside the batches): the cache is looked up under those
+ * versions at once, and the evaluator is asked again while the cases run, so asking
+ * costs no time before the first chunk. The record and the cache take the versions it
+ * answers now; the cache's answers count only if they were given under the same
+ * versions, else those cases are looked up under the new ones and the rest run again, so
+ * a changed evaluator or model version never hits.
+ */
+async function evaluateBesideDescribe(
+  input: EvaluationBatchInput,
+  cache: NonNullable<EvaluationBatchInput['cache']>,
+  known: EvaluatorDescription | null,
+): Promise<EvaluationBatchResult> {
+  const assumed = cache.enabled ? (known ?? undefined) : undefined;
+  const prepared = await storage.prepareEvaluationBatch(prepareInput(input, cache, assumed));
   if (prepared.recorded) return prepared.recorded;
-  const ran = prepared.cases.length > 0 ? await evaluateCases(input, prepared.cases) : [];
-  const byId = new Map([...prepared.hits, ...ran].map((e) => [e.caseId, e]));
+  // Scheduled before the chunks, so it is not queued behind them.
+  const describing = cache.enabled ? describeEvaluator(input.evaluator.taskQueue) : Promise.resolve(undefined);
+  describing.catch(() => undefined); // awaited below (a cancellation ends the chunks too)
+  let ran = prepared.cases.length > 0 ? await evaluateCases(input, prepared.cases) : [];
+  const described = await describing;
+  let hits = prepared.hits;
+  if (hits.length > 0 && !sameVersions(assumed, described)) {
+    const stale = new Set(hits.map((e) => e.caseId));
+    log.info('the evaluator describes other versions than the cache was read under: its answers are looked up again', { taskQueue: input.evaluator.taskQueue });
+    const again = await storage.prepareEvaluationBatch(prepareInput(input, cache, described));
+    if (again.recorded) return again.recorded;
+    hits = again.hits.filter((e) => stale.has(e.caseId));
+    const rerun = again.cases.filter((c) => stale.has(c.id));
+    if (rerun.length > 0) ran = [...ran, ...(await evaluateCases(input, rerun))];
+  }
+  return recordBatch(input, cache, hits, ran, described);
+}
+
+/** The batch's evaluations in case order, its record (and the cache) written, and what goes back to the experiment. */
+async function recordBatch(
+  input: EvaluationBatchInput,
+  cache: NonNullable<EvaluationBatchInput['cache']>,
+  hits: Evaluation[],
+  ran: Evaluation[],
+  described: EvaluatorDescription | undefined,
+): Promise<EvaluationBatchResult> {
+  const byId = new Map([...hits, ...ran].map((e) => [e.caseId, e]));
   const evaluations = input.caseIds.map((id) => byId.get(id)!);
-  const hitCaseIds = prepared.hits.map((e) => e.caseId);
+  const hitCaseIds = hits.map((e) => e.caseId);
   const result = summarizeBatch({ recordId: input.recordId, caseIds: input.caseIds, evaluations, hitCaseIds, hitsSpendBudget: cache.hitsSpendBudget, evaluator: described });
   await storage.recordExperimentEvaluation({
     experimentId: input.experimentId,

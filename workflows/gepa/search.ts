@@ -72,18 +72,29 @@ export interface BatchRequest {
 /** Whether the experiment runs on searchVersion 2 (see ExperimentContext). */
 export const onVersion2 = (context: ExperimentContext) => context.searchVersion === 2;
 
-/** Evaluates one candidate on some cases as a child workflow; only scores come back. */
+/**
+ * Evaluates one candidate on some cases as a child workflow; only scores come back. On
+ * runs that keep what the evaluator described (context.evaluatorSeen), the batch is told
+ * the last versions and what it finds becomes the next batch's.
+ */
 export function evaluateBatch(context: ExperimentContext, request: BatchRequest): Promise<EvaluationBatchResult> {
   const cache = context.options.evaluationCache ?? { enabled: true, hitsSpendBudget: false };
+  const seen = context.evaluatorSeen;
   const input: EvaluationBatchInput = {
     ...request,
     experimentId: context.experimentId,
     dataset: { id: context.dataset.id, version: context.dataset.version },
     evaluator: { taskQueue: context.evaluatorTaskQueue, chunkSize: context.options.evaluationChunkSize, concurrency: context.options.evaluationConcurrency },
     at: new Date().toISOString(),
-    ...(onVersion2(context) ? { cache: { enabled: cache.enabled, hitsSpendBudget: cache.hitsSpendBudget } } : {}),
+    ...(onVersion2(context) ? { cache: { enabled: cache.enabled, hitsSpendBudget: cache.hitsSpendBudget, ...(seen?.seen ? { described: seen.described ?? null } : {}) } } : {}),
   };
-  return executeChild(evaluationBatchWorkflow, { workflowId: evaluationWorkflowId(context.workflowId, request.recordId), args: [input] });
+  const running = executeChild(evaluationBatchWorkflow, { workflowId: evaluationWorkflowId(context.workflowId, request.recordId), args: [input] });
+  if (!seen || !cache.enabled) return running;
+  return running.then((result) => {
+    // A batch read back from its record (a resume) tells what the evaluator said then, not now.
+    if (!result.reused) context.evaluatorSeen = { seen: true, ...(result.evaluator ? { described: result.evaluator } : {}) };
+    return result;
+  });
 }
 
 /** The batch's scores in the shape core's transitions check (one evaluation per case). */
