@@ -23,7 +23,17 @@
  * searchVersion) keeps its original steps on replay; the new ones are keyed on that
  * recorded answer (docs/versioning.md).
  */
-import { ApplicationFailure, CancellationScope, continueAsNew, isCancellation, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  CancellationScope,
+  continueAsNew,
+  isCancellation,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import {
   completedResult,
@@ -77,12 +87,15 @@ const DEFAULT_ITERATIONS_PER_RUN = 20;
  * Runs that record this patch spend less time between evaluations (searchVersion 2 only):
  * the evaluator is described beside prepareExperiment and then beside each batch instead
  * of before it (context.evaluatorSeen), the progress record after the search is written
- * while selection and Holdout run, and the last checkpoint is written with the result.
+ * while selection and Holdout run, and the last checkpoint is written with the result
+ * (one local activity).
  * Runs recorded before keep their steps on replay.
  */
 export const FEWER_SERIAL_STEPS = 'gepa-fewer-serial-steps';
 
 const storage = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: storageRetry });
+// The experiment's last write (result and checkpoint) has nothing to run beside it: a local activity saves its server round trips.
+const lastWrite = proxyLocalActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: storageRetry });
 
 const invalid = (message: string) => ApplicationFailure.nonRetryable(message, NON_RETRYABLE.experimentRequest);
 const notStarted = (experimentId: string, e: unknown) =>
@@ -287,7 +300,7 @@ export async function experimentWorkflow(input: ExperimentWorkflowInput): Promis
     const state = holder!.committed ?? holder!.state;
     const entries = state.log.filter((e) => e.iteration >= loggedThrough);
     try {
-      await storage.recordExperimentResult({ report: r, segment: context.segment ?? 0, progress: { experimentId: context.experimentId, entries, state } });
+      await lastWrite.recordExperimentResult({ report: r, segment: context.segment ?? 0, progress: { experimentId: context.experimentId, entries, state } });
       loggedThrough = state.iteration;
       return r;
     } catch {

@@ -10,6 +10,8 @@ import { recordIds } from '../../core/gepa/ids';
 import { uniqueName } from '../support/infra';
 import { startGepaHarness, weatherDataset, weatherRequest, type GepaHarness } from '../support/gepa';
 import { activitySteps } from '../support/history';
+import { Worker } from '@temporalio/worker';
+import { workflowBundle } from '../../workers/in-process';
 
 type History = temporal.api.history.v1.IHistory;
 type Event = temporal.api.history.v1.IHistoryEvent;
@@ -49,8 +51,8 @@ function batchTimes(history: History) {
  * Where one experiment's wall time goes when two evaluator workers share its batches (the
  * shape of `npm run bench -- gepa`: seed Validation, then Holdout, no iterations): the
  * time before the first chunk, between the batches and after the last one is serial
- * orchestration that a second worker does not halve. Prints the figures; checks only that
- * the batches ran their chunks.
+ * orchestration that a second worker does not halve. Prints the figures; checks the steps
+ * and that the histories replay.
  */
 describe('GEPA serial time (real dev server, S3, two in-process evaluators on one queue)', () => {
   it('prints the serial gaps of one experiment with two evaluator workers', async () => {
@@ -67,6 +69,7 @@ describe('GEPA serial time (real dev server, S3, two in-process evaluators on on
     );
     try {
       const rounds = Number(process.env.SERIAL_ROUNDS ?? 3);
+      const histories: { workflowId: string; history: History }[] = [];
       for (let round = 0; round < rounds; round++) {
         const request = weatherRequest(queue, weatherDataset({ validation: 40, holdout: 20 }), {
           options: { maxIterations: 0, evaluationChunkSize: 5, evaluationConcurrency: 4, randomSeed: 100 + round }, // another seed each round: no cache hits
@@ -74,10 +77,9 @@ describe('GEPA serial time (real dev server, S3, two in-process evaluators on on
         const report = await runExperiment(h.deps, request);
         expect(report.status).toBe('completed');
         const client = h.deps.client;
+        const batchIds = [recordIds.seedValidation, recordIds.holdoutSeedOf(0)];
         const parent = await client.workflow.getHandle(report.workflowId).fetchHistory();
-        const children = await Promise.all(
-          [recordIds.seedValidation, recordIds.holdoutSeedOf(0)].map((id) => client.workflow.getHandle(evaluationWorkflowId(report.workflowId, id)).fetchHistory()),
-        );
+        const children = await Promise.all(batchIds.map((id) => client.workflow.getHandle(evaluationWorkflowId(report.workflowId, id)).fetchHistory()));
         const [validation, holdout] = children.map(batchTimes);
         expect(validation!.chunks).toBe(8);
         expect(holdout!.chunks).toBe(4);
@@ -96,6 +98,13 @@ describe('GEPA serial time (real dev server, S3, two in-process evaluators on on
         );
         console.log(`  experiment: ${activitySteps(parent).join(', ')}`);
         for (const [i, c] of children.entries()) console.log(`  batch ${i}: ${activitySteps(c).join(', ')}`);
+        // The steps this test is about: the evaluator asked beside prepare and beside each batch's chunks, the progress written beside the Holdout, the checkpoint with the result.
+        expect(activitySteps(parent)).toEqual(['describeEvaluator', 'prepareExperiment', 'recordExperimentProgress', 'local:recordExperimentResult']);
+        for (const c of children) expect(activitySteps(c).slice(0, 3)).toEqual(['local:prepareEvaluationBatch', 'describeEvaluator', 'evaluateCandidate']);
+        histories.push(
+          { workflowId: report.workflowId, history: parent },
+          ...children.map((history, i) => ({ workflowId: evaluationWorkflowId(report.workflowId, batchIds[i]!), history })),
+        );
         if (process.env.SERIAL_EVENTS) {
           const timeline = [parent, ...children].flatMap((hist, i) =>
             hist.events!.map((e) => ({ t: ms(e) - start, what: `${['experiment', 'validation', 'holdout'][i]} ${eventName(e)}` })),
@@ -103,6 +112,9 @@ describe('GEPA serial time (real dev server, S3, two in-process evaluators on on
           for (const e of timeline.sort((a, b) => a.t - b.t)) console.log(`    ${String(e.t).padStart(5)} ${e.what}`);
         }
       }
+      // Histories recorded on these steps replay on this code.
+      const bundle = await workflowBundle();
+      for (const { workflowId, history } of histories) await Worker.runReplayHistory({ workflowBundle: bundle, replayName: uniqueName('serial-replay') }, history, workflowId);
     } finally {
       await Promise.all(evaluators.map((e) => e.stop()));
     }
