@@ -10,7 +10,8 @@
  * selection, an evaluation batch run by the evaluator and one answered from the cache), an experiment cancelled
  * cleanly and its resumed run.
  *
- * Histories recorded on older code stay as they were: this script does not write those of
+ * Histories recorded on older code stay as they were: this script does not write the learning jobs planned
+ * apart from their review (`learning-job-publishing-planned-apart`, `learning-job-held-planned-apart`), nor those of
  * experiments prepared before searchVersion 2 (`experiment-continued-as-new`, `experiment-last-run`, `evaluation-batch`,
  * `experiment-time-limit`). The current code must go on replaying them; the
  * retired ones (test/replay/retired) it must no longer replay (docs/versioning.md).

@@ -220,7 +220,9 @@ export function scopeIndexStore(
       return read;
     });
     const fromPointers = [...reads.flatMap((r) => (r ? [indexChangeFor(r.pointer)] : [])), ...pending];
-    return updateIndex(scopeKey, (content) => reconcileIndex(content, fromPointers), rejections);
+    // The stored rejections' version too: a lost `rejectionsRecorded` signal is repaired like a lost pointer change.
+    const stored = await rejectionsVersion(scopeKey);
+    return updateIndex(scopeKey, (content) => reconcileIndex(content, fromPointers), Math.max(stored, rejections ?? 0));
   }
 
   return { readScopeIndex, readScopeIndexIncluding, scopeIndexSnapshot, applyScopeIndexChanges, reconcileScopeIndex };

@@ -77,5 +77,9 @@ describe('a rejected change with a comment is visible to the next review of that
     // A rejection recorded now is version 2, whatever wrote the first.
     expect(await fx.store.recordRejection(scopeKey, { ...note, revisionId: `${app}-r9` })).toBe(2);
     expect(await fx.store.recordRejection(scopeKey, { ...note, revisionId: `${app}-r9` })).toBe(2); // once per revision
+    // That one was never announced (as a signal lost in a rolling deploy): the index's reconcile reads the stored version.
+    await fx.store.reconcileScopeIndex(scopeKey);
+    const reconciled = await fx.store.readScopeIndex(scopeKey);
+    expect(reconciled && !reconciled.notModified && reconciled.index).toMatchObject({ rejections: 2 });
   }, 180_000);
 });

@@ -27,7 +27,9 @@ const EXPECTED = [
   'experiment-time-limit',
   'experiment-v2-first-run',
   'experiment-v2-last-run',
+  'learning-job-held-planned-apart',
   'learning-job-held',
+  'learning-job-publishing-planned-apart',
   'learning-job-publishing',
   'rollback',
   'scope-index',
@@ -104,8 +106,12 @@ describe('replay of recorded histories', () => {
 
   it('learning jobs record the revision with its publication and the outcome with their last write', () => {
     const named = (name: string) => HISTORIES.find((h) => h.name === name)!.history;
-    expect(activitySteps(named('learning-job-publishing'))).toEqual(['local:prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'recordAndPublishRevision']);
-    expect(activitySteps(named('learning-job-held'))).toEqual(['local:prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'local:recordRevision']);
+    // Recorded before the review step planned the job: a planning step of their own.
+    expect(activitySteps(named('learning-job-publishing-planned-apart'))).toEqual(['local:prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'recordAndPublishRevision']);
+    expect(activitySteps(named('learning-job-held-planned-apart'))).toEqual(['local:prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'local:recordRevision']);
+    // On this code: the review step advances the cursor and plans.
+    expect(activitySteps(named('learning-job-publishing'))).toEqual(['local:prepareReview', 'reviewSession', 'recordAndPublishRevision']);
+    expect(activitySteps(named('learning-job-held'))).toEqual(['local:prepareReview', 'reviewSession', 'recordRevision']);
     // Both replay: 'every history replays on the current workflow code' above.
   });
 
