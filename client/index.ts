@@ -5,6 +5,7 @@
  * the deployment's Temporal service and S3 bucket only; workers run elsewhere.
  */
 export { Client, Connection } from '@temporalio/client';
+export { CLIENT_CHANNEL_ARGS } from '../core/client-channel';
 export { parseConfig, ConfigError, type EvolutionConfig, type S3Settings } from '../core/config';
 export { scopeKey, type Scope, type SkillSpec, type Revision, type RevisionStatus, type SessionEvent, type LearningJobRequest, type ExperimentRequestInput } from '../core';
 export type { JobOutcome, RollbackResult } from '../core/governance';

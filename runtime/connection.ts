@@ -5,7 +5,7 @@ import { serviceUnavailable, type ServiceUnavailableError } from '../core/errors
 import { evolutionDataConverter } from '../codec/data-converter';
 import { clientInterceptors } from './tracing/client-interceptors';
 import type { EvolutionConfig } from '../core';
-import { temporalConnectionOptions } from './temporal-profile';
+import { clientConnectionOptions } from './temporal-profile';
 
 /** Temporal could not be reached: says where, how, and the likely fix. */
 export class TemporalConnectionError extends Error {
@@ -56,7 +56,7 @@ export async function connectTemporal(config: EvolutionConfig): Promise<Connecte
   await ensureReachable(config, ['temporal']); // one clear line in 2 s, not the SDK's 10 s deadline
   let connection: Connection;
   try {
-    connection = await Connection.connect({ ...temporalConnectionOptions(config), connectTimeout: connectTimeoutMs(config) });
+    connection = await Connection.connect({ ...clientConnectionOptions(config), connectTimeout: connectTimeoutMs(config) });
   } catch (e) {
     throw await explainConnectError(e, config);
   }

@@ -4,6 +4,7 @@ import { createSecureContext } from 'node:tls';
 import { loadClientConfigProfile, type ClientConfigProfile, type ConfigDataSource } from '@temporalio/envconfig';
 import type { TLSConfig } from '@temporalio/client';
 import { ConfigError, type EvolutionConfig, type TemporalConnectionSettings } from '../core';
+import { CLIENT_CHANNEL_ARGS } from '../core/client-channel';
 
 /**
  * Temporal connections the Temporal way: a profile from a TOML config file
@@ -110,6 +111,11 @@ export function resolveTemporalProfile(rawEnv: Record<string, string | undefined
     ...(profile.grpcMeta && Object.keys(profile.grpcMeta).length ? { metadata: profile.grpcMeta } : {}),
   };
   return { address: profile.address, namespace: profile.namespace, connection };
+}
+
+/** Options for `Connection.connect` (the application's clients): the shared ones, and how the channel reconnects. */
+export function clientConnectionOptions(config: EvolutionConfig): ReturnType<typeof temporalConnectionOptions> & { channelArgs: Record<string, number> } {
+  return { ...temporalConnectionOptions(config), channelArgs: { ...CLIENT_CHANNEL_ARGS } };
 }
 
 /** Options for `Connection.connect` and `NativeConnection.connect` (same shape). */

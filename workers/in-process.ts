@@ -5,7 +5,7 @@ import type { EvolutionConfig } from '../core';
 import { createMainWorker, defaultWorkflowBundle, PAYLOAD_CONVERTER_PATH, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from './worker';
 import { randomUUID } from 'node:crypto';
 import { connectWorkerTemporal } from './connection';
-import { temporalConnectionOptions } from '../runtime/temporal-profile';
+import { clientConnectionOptions } from '../runtime/temporal-profile';
 import { evolutionDataConverter } from '../codec/data-converter';
 import { clientInterceptors } from '../runtime/tracing/client-interceptors';
 
@@ -62,7 +62,7 @@ export async function startMainWorker(config: EvolutionConfig, opts: { taskQueue
   const nativeConnection = await connectWorkerTemporal(cfg);
   const { worker, close } = await createMainWorker({ config: cfg, connection: nativeConnection, workflowBundle: await workflowBundle(), taskQueue });
   const running = worker.run();
-  const connection = await Connection.connect(temporalConnectionOptions(cfg));
+  const connection = await Connection.connect(clientConnectionOptions(cfg));
   const client = new Client({ connection, namespace: cfg.temporal.namespace, dataConverter: evolutionDataConverter(cfg), interceptors: clientInterceptors() });
   return {
     client,

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import {
   Client,
+  CLIENT_CHANNEL_ARGS,
   Connection,
   createDataConverter,
   createSkillStore,
@@ -17,7 +18,7 @@ import {
 
 const [sessionFile, app = 'my-app'] = process.argv.slice(2);
 const config = parseConfig(process.env);
-const connection = await Connection.connect({ address: config.temporal.address });
+const connection = await Connection.connect({ address: config.temporal.address, channelArgs: CLIENT_CHANNEL_ARGS });
 const keys = process.env.EVOLUTION_PAYLOAD_KEYS;
 const client = new Client({ connection, namespace: config.temporal.namespace, dataConverter: keys ? createDataConverter({ keys }) : undefined });
 const store = createSkillStore(config.s3);
