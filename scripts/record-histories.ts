@@ -11,7 +11,8 @@
  * cleanly and its resumed run.
  *
  * Histories recorded on older code stay as they were: this script does not write the learning jobs planned
- * apart from their review (`learning-job-publishing-planned-apart`, `learning-job-held-planned-apart`), nor those of
+ * apart from their review (`learning-job-publishing-planned-apart`, `learning-job-held-planned-apart`), the approval,
+ * rollback and scope index recorded while their waits cancelled timers (`*-before-alarms`), nor those of
  * experiments prepared before searchVersion 2 (`experiment-continued-as-new`, `experiment-last-run`, `evaluation-batch`,
  * `experiment-time-limit`). The current code must go on replaying them; the
  * retired ones (test/replay/retired) it must no longer replay (docs/versioning.md).

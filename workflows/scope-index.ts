@@ -16,6 +16,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { indexBurstLocalRetry, indexBurstRetry, indexReconcileRetry } from './retry-policies';
+import { conditionOrAlarm, startAlarm, type Alarm } from './alarm';
 import { newerChange, SCOPE_INDEX_APPLY_UPDATE, SCOPE_INDEX_SIGNALS, type IndexApplied, type IndexChange } from '../core/publication/scope-index';
 
 export interface ScopeIndexInput {
@@ -98,6 +99,10 @@ const RETIRED_BURST_PATCH = 'local-index-bursts';
 
 const DEFAULT_RECONCILE_EVERY_MS = 15 * 60_000;
 const MAX_RECONCILE_EVERY_MS = 24 * 60 * 60_000;
+/** The index waits for its next reconcile on an alarm (workflows/alarm.ts), not a timer cancelled at each burst. */
+const INDEX_ALARM_PATCH = 'scope-index-reconcile-alarm';
+/** A publisher waits for the index's ack on an alarm: its timer is not cancelled when the ack comes. */
+const INDEX_ACK_ALARM_PATCH = 'index-ack-alarm';
 const MAX_HISTORY_EVENTS = 5_000;
 const MAX_HISTORY_BYTES = 8 * 1024 * 1024;
 
@@ -166,9 +171,17 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
   let changedSinceReconcile = false;
   const nextDue = () => new Date().getTime() + Math.min(MAX_RECONCILE_EVERY_MS, reconcileEveryMs * 2 ** Math.min(quiet, 16));
   let dueAt = input.reconcileDueAt ?? nextDue();
+  // Runs from before the patch wait with condition(fn, timeout): a TimerStarted and a TimerCanceled per burst.
+  const alarms = patched(INDEX_ALARM_PATCH);
+  let reconcileAlarm: { dueAt: number; alarm: Alarm } | undefined;
+  const woken = () => changes.size > 0 || rejections !== undefined || reconcileRequested;
   while (!indexHistoryFull()) {
     const wait = dueAt - new Date().getTime();
-    if (wait > 0) await condition(() => changes.size > 0 || rejections !== undefined || reconcileRequested, wait);
+    if (wait > 0 && alarms) {
+      if (reconcileAlarm?.dueAt !== dueAt) reconcileAlarm = { dueAt, alarm: startAlarm(wait) };
+      const { alarm } = reconcileAlarm;
+      await condition(() => woken() || alarm.rang);
+    } else if (wait > 0) await condition(woken, wait);
     if (reconcileRequested || new Date().getTime() >= dueAt) {
       reconcileRequested = false;
       const { burst, acks, announced } = drain();
@@ -212,6 +225,10 @@ export function indexAcks(): { until(skillId: string, seq: number | undefined, t
   const applied = new Map<string, number>();
   setHandler(indexAppliedSignal, (a) => void applied.set(a.skillId, Math.max(applied.get(a.skillId) ?? -1, a.seq)));
   return {
-    until: async (skillId, seq, timeout) => (seq === undefined ? true : condition(() => (applied.get(skillId) ?? -1) >= seq, timeout)),
+    until: async (skillId, seq, timeout) => {
+      if (seq === undefined) return true;
+      const materialized = () => (applied.get(skillId) ?? -1) >= seq;
+      return patched(INDEX_ACK_ALARM_PATCH) ? conditionOrAlarm(materialized, timeout) : condition(materialized, timeout);
+    },
   };
 }

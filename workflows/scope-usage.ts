@@ -15,6 +15,7 @@ import type { Activities } from '../activities';
 import { SCOPE_RECORDS_SIGNAL, SCOPE_USAGE_SIGNAL } from '../core/usage/names';
 import type { SessionUsage } from '../core/usage/attribution';
 import type { ScopeRecord } from '../core/usage/records';
+import { startAlarm, type Alarm } from './alarm';
 import { decidedWorkOptions, storageRetry, usageBurstLocalRetry } from './retry-policies';
 
 export interface ScopeUsageInput {
@@ -61,6 +62,8 @@ const boundedLocalBursts = proxyLocalActivities<Activities>({ startToCloseTimeou
 
 /** An idle scope's usage workflow completes after this long; the next job's signal-with-start starts a new one. */
 const IDLE_MS = 60 * 60_000;
+/** The idle wait is an alarm (workflows/alarm.ts), not a timer cancelled at each burst. */
+const USAGE_IDLE_ALARM_PATCH = 'usage-idle-alarm';
 const MAX_RECORDS_PER_BURST = 500;
 const MAX_HISTORY_EVENTS = 5_000;
 const MAX_HISTORY_BYTES = 8 * 1024 * 1024;
@@ -83,8 +86,24 @@ export async function scopeUsageWorkflow(input: ScopeUsageInput): Promise<void> 
   setHandler(scopeUsageStateQuery, () => ({ ...state, pending: pending.length + records.length }));
   const remoteBursts = proxyActivities<Activities>(decidedWorkOptions(storageOutageToleranceMs));
 
+  const hasWork = () => pending.length > 0 || records.length > 0;
+  // Runs from before the patch wait with condition(fn, IDLE_MS): a TimerStarted and a TimerCanceled per burst.
+  const alarms = patched(USAGE_IDLE_ALARM_PATCH);
+  let idleSince = new Date().getTime();
+  let idleAlarm: Alarm | undefined;
   while (!historyFull()) {
-    if (!(await condition(() => pending.length > 0 || records.length > 0, IDLE_MS))) break;
+    if (alarms) {
+      if (!hasWork()) {
+        idleAlarm ??= startAlarm(idleSince + IDLE_MS - new Date().getTime());
+        const alarm = idleAlarm;
+        await condition(() => hasWork() || alarm.rang);
+      }
+      if (idleAlarm?.rang) idleAlarm = undefined;
+      if (!hasWork()) {
+        if (new Date().getTime() - idleSince >= IDLE_MS) break;
+        continue;
+      }
+    } else if (!(await condition(hasWork, IDLE_MS))) break;
     if (patched(BURSTS_WAIT_OUT_OUTAGES)) {
       const sessions: ScopeRecord[] = pending.splice(0, MAX_RECORDS_PER_BURST).map((usage) => ({ kind: 'session', usage }));
       const burst = { scopeKey, records: [...sessions, ...records.splice(0, MAX_RECORDS_PER_BURST - sessions.length)], at: new Date().toISOString() };
@@ -106,6 +125,7 @@ export async function scopeUsageWorkflow(input: ScopeUsageInput): Promise<void> 
       }
     }
     state.bursts++;
+    idleSince = new Date().getTime();
   }
   await condition(allHandlersFinished);
   if (pending.length === 0 && records.length === 0 && !historyFull()) return;

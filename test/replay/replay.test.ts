@@ -15,6 +15,7 @@ const HISTORIES = readHistories(join(__dirname, 'histories'));
 /** Histories of executions that a retired patch no longer serves (docs/versioning.md, "Retired patches"). */
 const RETIRED = readHistories(join(__dirname, 'retired'));
 const EXPECTED = [
+  'approval-approved-before-alarms',
   'approval-approved',
   'approval-waiting',
   'evaluation-batch-cached',
@@ -31,7 +32,9 @@ const EXPECTED = [
   'learning-job-held',
   'learning-job-publishing-planned-apart',
   'learning-job-publishing',
+  'rollback-before-alarms',
   'rollback',
+  'scope-index-before-alarms',
   'scope-index',
   'session',
 ];
@@ -87,7 +90,7 @@ describe('replay of recorded histories', () => {
       expect(
         patchIds(h).filter((id) => retiredIds.includes(id)),
         h.name,
-      ).toEqual(h.name === 'scope-index' ? ['local-index-bursts'] : []);
+      ).toEqual(h.name === 'scope-index-before-alarms' ? ['local-index-bursts'] : []);
 
     expect(RETIRED.map((h) => h.name)).toEqual([
       'learning-job-before-local-steps',

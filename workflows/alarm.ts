@@ -1,0 +1,30 @@
+import type { Duration } from '@temporalio/common';
+import { condition, sleep } from '@temporalio/workflow';
+
+/**
+ * A timer the workflow never cancels: started once, read as a flag, left to ring (or dropped
+ * with the run). `condition(fn, timeout)` cancels its timer whenever `fn` comes true first;
+ * in a workflow woken by every publication or session of a scope (its index, its usage) that
+ * is a TimerStarted and a TimerCanceled event per wake-up. And on the time-skipping test
+ * server a cancel that crosses the timer firing strands the run: the server refuses the
+ * completion ("invalid history builder state for action") and never sends the task again.
+ */
+export interface Alarm {
+  readonly rang: boolean;
+}
+
+export function startAlarm(after: Duration): Alarm {
+  const alarm = { rang: false };
+  sleep(typeof after === 'number' ? Math.max(1, after) : after).then(
+    () => void (alarm.rang = true),
+    () => undefined, // cancelled with the workflow: nothing waits on it alone
+  );
+  return alarm;
+}
+
+/** Like `condition(fn, timeout)`, on an alarm: true when `fn` came true, false when the time ran out first. */
+export async function conditionOrAlarm(fn: () => boolean, timeout: Duration): Promise<boolean> {
+  const alarm = startAlarm(timeout);
+  await condition(() => fn() || alarm.rang);
+  return fn();
+}
