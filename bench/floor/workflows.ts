@@ -9,6 +9,7 @@
 import { condition, continueAsNew, defineSignal, executeChild, proxyActivities, proxyLocalActivities, setHandler, type SignalDefinition } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
 import { indexHistoryFull } from '../../workflows/scope-index';
+import { startAlarm } from '../../workflows/alarm';
 import type { FloorActivities } from './activities';
 
 export interface FloorSegment {
@@ -107,8 +108,13 @@ async function takeInBursts(
 ): Promise<void> {
   let pending = pendingFromLastRun;
   setHandler(signal, (...items) => void (pending += items.length));
+  // As the entities do: a timer nothing cancels (workflows/alarm.ts), one per idle period, not one per burst.
+  let alarm = startAlarm(idle);
   while (!indexHistoryFull()) {
-    if (!(await condition(() => pending > 0, idle))) return;
+    const current = alarm;
+    await condition(() => pending > 0 || current.rang);
+    if (pending === 0) return;
+    if (current.rang) alarm = startAlarm(idle);
     pending = 0;
     await local.noop({ ...burst, step: -1 });
   }
