@@ -41,8 +41,9 @@ describe('a client while Temporal is down', () => {
     const gaps = attempts.slice(1).map((at, i) => at - attempts[i]!);
     const afterFirst10s = gaps.filter((_, i) => attempts[i + 1]! > 10_000);
     expect(afterFirst10s.length, `connection attempts at ${attempts.map((a) => (a / 1000).toFixed(1)).join(', ')} s`).toBeGreaterThan(3);
-    // grpc-js alone waits up to 120 s between attempts (after 30 s of outage: 10 to 20 s).
-    expect(Math.max(...afterFirst10s), `connection attempts at ${attempts.map((a) => (a / 1000).toFixed(1)).join(', ')} s`).toBeLessThan(6_000);
+    // grpc-js alone waits up to 120 s between attempts (after 30 s of outage: 10 to 20 s, two attempts after the first 10 s).
+    // Capped at 3 s (3.6 s with its jitter); the bound leaves room for a loaded machine's event loop.
+    expect(Math.max(...afterFirst10s), `connection attempts at ${attempts.map((a) => (a / 1000).toFixed(1)).join(', ')} s`).toBeLessThan(8_000);
 
     // The first call after the outage, with the client's own retries, reaches the server.
     await expect(service.getSystemInfo({})).resolves.toBeDefined();
