@@ -24,6 +24,7 @@ export function startAlarm(after: Duration): Alarm {
 
 /** Like `condition(fn, timeout)`, on an alarm: true when `fn` came true, false when the time ran out first. */
 export async function conditionOrAlarm(fn: () => boolean, timeout: Duration): Promise<boolean> {
+  if (fn()) return true;
   const alarm = startAlarm(timeout);
   await condition(() => fn() || alarm.rang);
   return fn();
