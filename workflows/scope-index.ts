@@ -16,7 +16,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { indexBurstLocalRetry, indexBurstRetry, indexReconcileRetry } from './retry-policies';
-import { conditionOrAlarm, startAlarm, type Alarm } from './alarm';
+import { conditionOrAlarm, deadlineWaiter } from './alarm';
 import { newerChange, SCOPE_INDEX_APPLY_UPDATE, SCOPE_INDEX_SIGNALS, type IndexApplied, type IndexChange } from '../core/publication/scope-index';
 
 export interface ScopeIndexInput {
@@ -172,16 +172,12 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
   const nextDue = () => new Date().getTime() + Math.min(MAX_RECONCILE_EVERY_MS, reconcileEveryMs * 2 ** Math.min(quiet, 16));
   let dueAt = input.reconcileDueAt ?? nextDue();
   // Runs from before the patch wait with condition(fn, timeout): a TimerStarted and a TimerCanceled per burst.
-  const alarms = patched(INDEX_ALARM_PATCH);
-  let reconcileAlarm: { dueAt: number; alarm: Alarm } | undefined;
+  const reconcileWait = patched(INDEX_ALARM_PATCH) ? deadlineWaiter() : undefined;
   const woken = () => changes.size > 0 || rejections !== undefined || reconcileRequested;
   while (!indexHistoryFull()) {
     const wait = dueAt - new Date().getTime();
-    if (wait > 0 && alarms) {
-      if (reconcileAlarm?.dueAt !== dueAt) reconcileAlarm = { dueAt, alarm: startAlarm(wait) };
-      const { alarm } = reconcileAlarm;
-      await condition(() => woken() || alarm.rang);
-    } else if (wait > 0) await condition(woken, wait);
+    if (wait > 0 && reconcileWait) await reconcileWait(woken, dueAt);
+    else if (wait > 0) await condition(woken, wait);
     if (reconcileRequested || new Date().getTime() >= dueAt) {
       reconcileRequested = false;
       const { burst, acks, announced } = drain();

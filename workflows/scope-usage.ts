@@ -15,7 +15,7 @@ import type { Activities } from '../activities';
 import { SCOPE_RECORDS_SIGNAL, SCOPE_USAGE_SIGNAL } from '../core/usage/names';
 import type { SessionUsage } from '../core/usage/attribution';
 import type { ScopeRecord } from '../core/usage/records';
-import { startAlarm, type Alarm } from './alarm';
+import { deadlineWaiter } from './alarm';
 import { decidedWorkOptions, storageRetry, usageBurstLocalRetry } from './retry-policies';
 
 export interface ScopeUsageInput {
@@ -88,17 +88,11 @@ export async function scopeUsageWorkflow(input: ScopeUsageInput): Promise<void> 
 
   const hasWork = () => pending.length > 0 || records.length > 0;
   // Runs from before the patch wait with condition(fn, IDLE_MS): a TimerStarted and a TimerCanceled per burst.
-  const alarms = patched(USAGE_IDLE_ALARM_PATCH);
+  const idleWait = patched(USAGE_IDLE_ALARM_PATCH) ? deadlineWaiter() : undefined;
   let idleSince = new Date().getTime();
-  let idleAlarm: Alarm | undefined;
   while (!historyFull()) {
-    if (alarms) {
-      if (!hasWork()) {
-        idleAlarm ??= startAlarm(idleSince + IDLE_MS - new Date().getTime());
-        const alarm = idleAlarm;
-        await condition(() => hasWork() || alarm.rang);
-      }
-      if (idleAlarm?.rang) idleAlarm = undefined;
+    if (idleWait) {
+      if (!hasWork()) await idleWait(hasWork, idleSince + IDLE_MS);
       if (!hasWork()) {
         if (new Date().getTime() - idleSince >= IDLE_MS) break;
         continue;

@@ -7,9 +7,8 @@
  * bodies and nothing else.
  */
 import { condition, continueAsNew, defineSignal, executeChild, proxyActivities, proxyLocalActivities, setHandler, type SignalDefinition } from '@temporalio/workflow';
-import type { Duration } from '@temporalio/common';
 import { indexHistoryFull } from '../../workflows/scope-index';
-import { startAlarm } from '../../workflows/alarm';
+import { deadlineWaiter } from '../../workflows/alarm';
 import type { FloorActivities } from './activities';
 
 export interface FloorSegment {
@@ -50,9 +49,9 @@ const options = { startToCloseTimeout: '1 minute', retry: { initialInterval: '1 
 const remote = proxyActivities<FloorActivities>(options);
 const local = proxyLocalActivities<FloorActivities>(options);
 /** As the scope index workflow's: it wakes up for a reconcile this often when no change comes. */
-const INDEX_RECONCILE_EVERY = '15 minutes';
+const INDEX_RECONCILE_EVERY_MS = 15 * 60_000;
 /** As the scope usage workflow's: an idle one completes after this long. */
-const USAGE_IDLE = '1 hour';
+const USAGE_IDLE_MS = 60 * 60_000;
 
 export async function floorSessionWorkflow(input: { idleTimeoutMs?: number } = {}): Promise<number> {
   const queue: FloorSegment[] = [];
@@ -92,31 +91,34 @@ export async function floorJobWorkflow(segment: FloorSegment): Promise<string> {
  * local activity), and the run continues as new before its history grows large.
  */
 export async function floorIndexWorkflow(pendingFromLastRun = 0): Promise<void> {
-  await takeInBursts(floorIndexChangeSignal, INDEX_RECONCILE_EVERY, { segmentId: 'index', name: 'applyIndexChanges' }, pendingFromLastRun);
+  await takeInBursts(floorIndexChangeSignal, INDEX_RECONCILE_EVERY_MS, { segmentId: 'index', name: 'applyIndexChanges' }, pendingFromLastRun);
 }
 
 /** The scope usage entity's shape: the same, with its bursts named as the usage workflow's and its idle end. */
 export async function floorUsageWorkflow(pendingFromLastRun = 0): Promise<void> {
-  await takeInBursts(floorUsageRecordsSignal, USAGE_IDLE, { segmentId: 'usage', name: 'applyScopeRecordsBurst' }, pendingFromLastRun);
+  await takeInBursts(floorUsageRecordsSignal, USAGE_IDLE_MS, { segmentId: 'usage', name: 'applyScopeRecordsBurst' }, pendingFromLastRun);
 }
 
 async function takeInBursts(
   signal: SignalDefinition<{ segmentId: string }[]>,
-  idle: Duration,
+  idleMs: number,
   burst: { segmentId: string; name: string },
   pendingFromLastRun: number,
 ): Promise<void> {
   let pending = pendingFromLastRun;
   setHandler(signal, (...items) => void (pending += items.length));
-  // As the entities do: a timer nothing cancels (workflows/alarm.ts), one per idle period, not one per burst.
-  let alarm = startAlarm(idle);
+  // As the entities wait: on alarms (workflows/alarm.ts), a timer per idle period, not one per burst.
+  const idleWait = deadlineWaiter();
+  let idleSince = new Date().getTime();
   while (!indexHistoryFull()) {
-    const current = alarm;
-    await condition(() => pending > 0 || current.rang);
-    if (pending === 0) return;
-    if (current.rang) alarm = startAlarm(idle);
+    if (pending === 0) await idleWait(() => pending > 0, idleSince + idleMs);
+    if (pending === 0) {
+      if (new Date().getTime() - idleSince >= idleMs) return;
+      continue;
+    }
     pending = 0;
     await local.noop({ ...burst, step: -1 });
+    idleSince = new Date().getTime();
   }
   await continueAsNew(pending);
 }
