@@ -9,6 +9,8 @@ import { searchAttributes } from '../../core/search-attributes';
 import { scopeKey as scopeKeyOf, skillIdForName, type Scope, type SkillSpec } from '../../core';
 import { approvalWorkflow } from '../../workflows';
 import { tokenSha256, type Role } from '../../console/users';
+import { vi } from 'vitest';
+import { listOpenApprovals } from '../../client/approvals';
 import { uniqueName } from './infra';
 import { cookiesOf } from './http';
 
@@ -51,6 +53,15 @@ export async function holdRevision(
     // As the learning job starts it: Pending finds open approvals by these.
     searchAttributes: searchAttributes({ kind: 'approval', scopeKey, skillId, revisionId }),
   });
+  // Pending reads visibility, which trails the start (by more than a second on a loaded machine):
+  // a caller that lists right away must find the revision there, as a person would a moment later.
+  await vi.waitFor(
+    async () => {
+      const open = await listOpenApprovals(w.client, { scopeKeys: [scopeKey] });
+      if (!open.some((a) => a.revisionId === revisionId)) throw new Error(`approval of ${revisionId} not yet visible`);
+    },
+    { timeout: 30_000, interval: 200 },
+  );
   return { revisionId, scopeKey, skillId };
 }
 
