@@ -6,8 +6,8 @@ import { SESSION_WORKFLOW, submitSegmentSignal, type SessionWorkflow } from '../
 import { InputError, parseInput, StateError } from '../core/errors';
 import { failedJobOfSegment, retryHint } from './job-retry';
 import { storeSessionEvents } from './payloads';
-import { learningJobWorkflowId, sessionWorkflowId } from '../core/workflow-ids';
-import { searchAttributes } from '../core/search-attributes';
+import { approvalWorkflowId, learningJobWorkflowId, sessionWorkflowId } from '../core/workflow-ids';
+import { searchAttributes, workflowIdsQuery } from '../core/search-attributes';
 
 export interface StartedLearningJob {
   sessionWorkflowId: string;
@@ -69,26 +69,55 @@ async function countEvents(store: SkillStore, ref: { sha256: string; bytes: numb
 
 /** How long waitForLearningJob waits for the scope's index after the job (one burst of the index workflow, normally). */
 const INDEX_WAIT_MS = 30_000;
+/** How long it waits for Temporal's visibility to list the job closed and its approvals (normally well under a second). */
+const VISIBILITY_WAIT_MS = 10_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Waits for a learning job's outcome (the job may not have started yet: its session runs
  * segments in order), then until the scope's index includes what the job published, so an
- * agent's next refresh sees it (read-your-writes). The index normally follows within one
- * burst; after 30 s the outcome is returned all the same (the index still follows).
+ * agent's next refresh sees it (read-your-writes), and until Temporal's visibility lists the
+ * job as closed and its held revisions as pending, so `jobs` and Pending show them. The index
+ * normally follows within one burst; after 30 s (visibility: 10 s) the outcome is returned
+ * all the same (they still follow).
  */
 export async function waitForLearningJob(deps: { client: Client; store: SkillStore }, jobWorkflowId: string, opts: { timeoutMs?: number } = {}): Promise<JobOutcome> {
   const deadline = Date.now() + (opts.timeoutMs ?? 10 * 60_000);
   for (;;) {
     try {
       const outcome = (await deps.client.workflow.getHandle(jobWorkflowId).result()) as JobOutcome;
-      await untilIndexed(deps.store, outcome);
+      await Promise.all([untilIndexed(deps.store, outcome), untilListed(deps.client, jobWorkflowId, outcome)]);
       return outcome;
     } catch (e) {
       if (!(e instanceof WorkflowNotFoundError) || Date.now() > deadline) throw e;
       await sleep(250);
     }
+  }
+}
+
+/**
+ * Waits (at most VISIBILITY_WAIT_MS) until Temporal's visibility, which trails a start or a
+ * close, lists the job as closed and the approval of every revision it held: what `jobs`,
+ * `pending` and the console read. One query per look. The outcome stands whatever this
+ * finds: a server that cannot list (the time-skipping test server) or a query that fails
+ * ends the wait, not the call.
+ */
+async function untilListed(client: Client, jobWorkflowId: string, outcome: JobOutcome): Promise<void> {
+  const approvals = outcome.revisions.filter((r) => r.status === 'pending_approval').map((r) => approvalWorkflowId(r.revisionId));
+  const query = workflowIdsQuery([jobWorkflowId, ...approvals]);
+  const deadline = Date.now() + VISIBILITY_WAIT_MS;
+  for (;;) {
+    const listed = new Map<string, string>();
+    try {
+      for await (const w of client.workflow.list({ query, pageSize: 100 }))
+        if (w.workflowId !== jobWorkflowId || w.status.name !== 'RUNNING') listed.set(w.workflowId, w.status.name);
+    } catch {
+      return;
+    }
+    if (listed.has(jobWorkflowId) && approvals.every((id) => listed.has(id))) return;
+    if (Date.now() > deadline) return;
+    await sleep(100);
   }
 }
 

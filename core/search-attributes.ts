@@ -38,6 +38,11 @@ export function scopeQuery(scopeKey: string, kind?: WorkflowKind): string {
   return kind ? `${scope} AND ${SEARCH_ATTRIBUTE_NAMES.kind} = ${quoted(kind)}` : scope;
 }
 
+/** The visibility query for some workflows by id (every run, whatever its status). */
+export function workflowIdsQuery(workflowIds: readonly string[]): string {
+  return `WorkflowId IN (${workflowIds.map(quoted).join(', ')})`;
+}
+
 /** Which scopes' approvals: every scope, some scope keys, and/or every key under some prefixes (`users/shop/`). */
 export interface ApprovalScopeFilter {
   all?: boolean;

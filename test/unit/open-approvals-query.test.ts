@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openApprovalsQuery } from '../../client/approvals';
+import { workflowIdsQuery } from '../../core/search-attributes';
 
 describe('open approvals visibility query', () => {
   const base = `EvolutionKind = 'approval' AND ExecutionStatus = 'Running'`;
@@ -17,5 +18,11 @@ describe('open approvals visibility query', () => {
   it('quotes and backslashes in a pattern stay inside the literal', () => {
     expect(openApprovalsQuery({ scopeKeys: [`apps/x' OR EvolutionKind = 'session`] })).toBe(`${base} AND (EvolutionScopeKey IN ('apps/x\\' OR EvolutionKind = \\'session'))`);
     expect(openApprovalsQuery({ scopePrefixes: ['a\\'] })).toBe(`${base} AND (EvolutionScopeKey STARTS_WITH 'a\\\\')`);
+  });
+
+  it('workflows by id: each id one quoted literal, whatever it holds', () => {
+    expect(workflowIdsQuery(['learning/apps/shop/s1/abc', "approval/rev-1' OR WorkflowId != '"])).toBe(
+      `WorkflowId IN ('learning/apps/shop/s1/abc', 'approval/rev-1\\' OR WorkflowId != \\'')`,
+    );
   });
 });
