@@ -8,10 +8,14 @@ export const LIVE_SCRIPT = `(() => {
   const url = document.body.dataset.live;
   const rendered = document.body.dataset.liveVersion;
   if (!url) return;
-  // A form post on its way owns the next page: a reload now would cut it short, and the
-  // person would see the revision change without the answer to what they did.
+  // A form post or a link on its way owns the next page: a reload now would cut it short
+  // (the person would see this page again, or the revision change without the answer to what
+  // they did). beforeunload comes when any navigation starts; a page restored from the
+  // back/forward cache polls again.
   let leaving = false;
   addEventListener('submit', (e) => { if (!e.defaultPrevented) leaving = true; });
+  addEventListener('beforeunload', () => { leaving = true; });
+  addEventListener('pageshow', (e) => { if (e.persisted && leaving) { leaving = false; poll(); } });
   async function poll() {
     if (leaving) return;
     try {

@@ -213,6 +213,25 @@ describe('approver console in chromium', () => {
     expect(await page.locator('tr', { hasText: 'human' }).textContent()).toContain('by cli-user');
   });
 
+  it("a link followed while the page's poll sees a change is not cut short by the page reloading", async () => {
+    const held = await holdRevision(h.main, h.store, skill.scope, { ...skill.spec, name: uniqueName('slow-link') });
+    const page = await signIn(users.maria);
+    await page.goto(`${web.url}/`);
+    const link = page.locator(`a[href="/revisions/${held.revisionId}"]`);
+    expect(await link.count()).toBe(1);
+    // The revision page answers slowly (a loaded server); meanwhile a decision made elsewhere
+    // changes what Pending lists, which the page's poll (every 3 s) sees.
+    await page.route(`**/revisions/${held.revisionId}`, async (route) => {
+      const answer = await route.fetch();
+      await new Promise((r) => setTimeout(r, 8_000));
+      await route.fulfill({ response: answer }).catch(() => undefined); // a cut-short navigation no longer takes it
+    });
+    await decideRevision(h.deps, held.revisionId, { decision: 'reject', reviewer: 'cli-user', comment: 'decided elsewhere' });
+    await link.click();
+    await page.waitForURL(`${web.url}/revisions/${held.revisionId}`, { timeout: 30_000 });
+    expect(await page.textContent('main .badge')).toBe('rejected');
+  });
+
   it("a decision whose answer is slow shows that answer: the page's live poll does not reload over it", async () => {
     const held = await holdRevision(h.main, h.store, skill.scope, { ...skill.spec, name: uniqueName('slow-answer') });
     const page = await signIn(users.maria);
