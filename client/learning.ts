@@ -109,10 +109,9 @@ async function untilListed(client: Client, jobWorkflowId: string, outcome: JobOu
   const deadline = Date.now() + VISIBILITY_WAIT_MS;
   // Looks 0.1, 0.2, 0.4, 0.8 s apart, then every second: many waiters on a busy server stay a light load.
   for (let pause = 100; ; pause = Math.min(2 * pause, 1_000)) {
-    const listed = new Map<string, string>();
+    const listed = new Set<string>();
     try {
-      for await (const w of client.workflow.list({ query, pageSize: 100 }))
-        if (w.workflowId !== jobWorkflowId || w.status.name !== 'RUNNING') listed.set(w.workflowId, w.status.name);
+      for await (const w of client.workflow.list({ query, pageSize: 100 })) if (w.workflowId !== jobWorkflowId || w.status.name !== 'RUNNING') listed.add(w.workflowId);
     } catch {
       return;
     }

@@ -9,9 +9,9 @@ import { searchAttributes } from '../../core/search-attributes';
 import { scopeKey as scopeKeyOf, skillIdForName, type Scope, type SkillSpec } from '../../core';
 import { approvalWorkflow } from '../../workflows';
 import { tokenSha256, type Role } from '../../console/users';
-import { vi } from 'vitest';
 import { listOpenApprovals } from '../../client/approvals';
 import { uniqueName } from './infra';
+import { pollUntil } from './worker-process';
 import { cookiesOf } from './http';
 
 /**
@@ -55,12 +55,10 @@ export async function holdRevision(
   });
   // Pending reads visibility, which trails the start (by more than a second on a loaded machine):
   // a caller that lists right away must find the revision there, as a person would a moment later.
-  await vi.waitFor(
-    async () => {
-      const open = await listOpenApprovals(w.client, { scopeKeys: [scopeKey] });
-      if (!open.some((a) => a.revisionId === revisionId)) throw new Error(`approval of ${revisionId} not yet visible`);
-    },
-    { timeout: 30_000, interval: 200 },
+  await pollUntil(
+    `the approval of ${revisionId} in visibility`,
+    async () => (await listOpenApprovals(w.client, { scopeKeys: [scopeKey] })).some((a) => a.revisionId === revisionId),
+    30_000,
   );
   return { revisionId, scopeKey, skillId };
 }
