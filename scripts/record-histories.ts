@@ -5,7 +5,7 @@
  * local services (it starts them) and takes a few minutes.
  *
  * Scenarios: a session and its learning job, an approval while it waits and after it was
- * decided, a learning job that publishes, the scope-index entity that publication signalled, a rollback, and GEPA on
+ * decided, a learning job that publishes, the scope-index and scope-usage entities that publication signalled, a rollback, and GEPA on
  * searchVersion 2: an experiment that continues-as-new (its first run, its last run with a merge and multi-seed
  * selection, an evaluation batch run by the evaluator and one answered from the cache), an experiment cancelled
  * cleanly and its resumed run.
@@ -38,13 +38,13 @@ import {
 import { makeWeatherDataset, WEATHER_SEED_SKILL } from '../workers/evaluator/simulated-weather';
 import { infraEnv, infraUp } from '../infra';
 import { REPO_ROOT } from '../infra/paths';
-import { evaluationWorkflowId, rollbackWorkflowId } from '../core/workflow-ids';
+import { evaluationWorkflowId, rollbackWorkflowId, scopeUsageWorkflowId } from '../core/workflow-ids';
 import { writeHistoryFile } from '../test/replay/history-files';
 import { exampleSession } from '../test/support/sessions';
 import { createEvaluatorWorker } from '../workers/evaluator';
 import { connectWorkerTemporal } from '../workers/connection';
 import { startMainWorker } from '../workers/in-process';
-import { rollbackWorkflow } from '../workflows';
+import { rollbackWorkflow, scopeUsageStateQuery } from '../workflows';
 import { runToExit } from '../runtime/exit';
 
 type Store = ReturnType<typeof createSkillStore>;
@@ -185,6 +185,14 @@ async function main(): Promise<void> {
     const published = await waitForLearningJob(w, followUp.jobWorkflowId);
     if (published.revisions[0]?.status !== 'active') throw new Error(`expected a published update, got ${JSON.stringify(published)}`);
     await save(w.client, 'learning-job-publishing', followUp.jobWorkflowId);
+    // The scope's usage entity once it has counted both jobs' records (still running: it ends after an idle hour).
+    const usageId = scopeUsageWorkflowId(started.scopeKey);
+    for (const deadline = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 200))) {
+      const state = await w.client.workflow.getHandle(usageId).query(scopeUsageStateQuery);
+      if (state.bursts >= 1 && state.pending === 0) break;
+      if (Date.now() > deadline) throw new Error(`the scope's usage workflow did not count its records: ${JSON.stringify(state)}`);
+    }
+    await save(w.client, 'scope-usage', usageId);
 
     // Rollback of a skill with an earlier revision.
     const skill = await skillWithTwoRevisions(store, stamp);

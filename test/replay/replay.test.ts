@@ -36,6 +36,7 @@ const EXPECTED = [
   'rollback',
   'scope-index-before-alarms',
   'scope-index',
+  'scope-usage',
   'session',
 ];
 
@@ -57,7 +58,7 @@ function variant(name: string): Promise<WorkflowBundleWithSourceMap> {
 }
 
 describe('replay of recorded histories', () => {
-  it('covers every workflow type: session, learning job, scope index, approval waiting and decided, rollback, experiment runs (before and on searchVersion 2), its time-limit failure, cancellation and resume', () => {
+  it('covers every workflow type: session, learning job, scope index, scope usage, approval waiting and decided, rollback, experiment runs (before and on searchVersion 2), its time-limit failure, cancellation and resume', () => {
     expect(HISTORIES.map((h) => h.name)).toEqual(EXPECTED);
     const types = new Set(HISTORIES.map((h) => h.history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name));
     expect([...types].sort()).toEqual([
@@ -67,6 +68,7 @@ describe('replay of recorded histories', () => {
       'learningJobWorkflow',
       'rollbackWorkflow',
       'scopeIndexWorkflow',
+      'scopeUsageWorkflow',
       'sessionWorkflow',
     ]);
     const lastEvent = (name: string) => HISTORIES.find((h) => h.name === name)!.history.events!.at(-1)!;
