@@ -106,19 +106,6 @@ export type ScopeRecording = ReturnType<typeof scopeRecording>;
 /** Activities of the scope usage workflow, the only writer of a scope's usage summary (usage and governance counters, recent audit page). */
 export function usageActivities({ store }: { store: SkillStore }) {
   return {
-    /** Sessions of the first signal (`usageRecorded`): see applyScopeRecordsBurst. */
-    async applyUsageBurst({
-      scopeKey,
-      sessions,
-      at,
-    }: {
-      scopeKey: string;
-      sessions: SessionUsage[];
-      at: string;
-    }): Promise<{ applied: number; generation: number; counted: UsageTotals }> {
-      return withStoreErrors(() => store.applyUsageBurst(scopeKey, sessions, at));
-    },
-
     /** One burst of records: the index snapshots the sessions were offered (cached: no request) and one conditional write of the summary. */
     async applyScopeRecordsBurst({
       scopeKey,

@@ -1,4 +1,4 @@
-import { ActivityFailure, log, ParentClosePolicy, patched, proxyActivities, proxyLocalActivities, setHandler, startChild, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, log, ParentClosePolicy, proxyActivities, proxyLocalActivities, setHandler, startChild, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Activities } from '../activities';
 import { outcomeWithRevision } from '../core/governance/job-outcome';
@@ -9,6 +9,7 @@ import type { IndexedPublication, Segment } from '../core';
 import { checkLearningJobInput } from '../core/workflow-inputs';
 import { approvalWorkflow } from './approval';
 import { requireValidInput } from './input-guard';
+import { retiredPatch } from './retired-patch';
 import { withinModelAnswerBudget } from './model-answer-budget';
 import { decidedWorkOptions, REVIEWER_DEADLINE, reviewerInfrastructureRetry, storageRetry } from './retry-policies';
 import { searchAttributes } from '../core/search-attributes';
@@ -25,20 +26,12 @@ export interface LearningJobInput {
 }
 
 const storageOptions = { startToCloseTimeout: '1 minute', retry: storageRetry } as const;
-const remoteStorage = proxyActivities<Activities>(storageOptions);
-// Most S3 steps take milliseconds: as local activities they run inside the workflow task
-// that schedules them, costing the server no activity task and no workflow task of their
-// own. A local activity's input is not in history until that task completes, so when a
-// worker dies mid-task the step runs again with inputs computed again (workflow time
-// included). Only steps for which that is harmless are local: reads, and idempotent writes
-// whose content comes from history (recordRevision writes what the plan returned) or does
-// not depend on the time. Planning stays a task-queue activity: it stamps the revisions
-// with workflow time, and its result must be fixed before they are written.
+// Most S3 steps before the reviewer's answer take milliseconds: as local activities they run
+// inside the workflow task that schedules them, costing the server no activity task and no
+// workflow task of their own. A local activity's input is not in history until that task
+// completes, so when a worker dies mid-task the step runs again with inputs computed again
+// (workflow time included): only reads and idempotent writes are local.
 const localStorage = proxyLocalActivities<Activities>(storageOptions);
-
-// Publication waits on the pointer's compare-and-swap under contention: it heartbeats, so a
-// stuck or orphaned attempt is noticed in seconds and never runs beside its retry for long.
-const publisher = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', heartbeatTimeout: '15 seconds', retry: storageRetry });
 
 // The reviewer gets three model answers (malformed, refused, timed out); then the job
 // ends without advancing the cursor, so the same delta is reviewed again next time.
@@ -52,10 +45,8 @@ const reviewer = proxyActivities<Activities>({
 });
 
 /**
- * From this patch on, every step after the reviewer's answer is a task-queue activity that
- * waits out storage outages for the tolerance (decidedWorkOptions): the answer cost a model
- * call and is never discarded because S3 was down for longer than a few minutes. Jobs that
- * reached that point on older code keep their local, five-minute steps.
+ * Retired (docs/versioning.md): from this patch on, every step after the reviewer's answer is
+ * a task-queue activity that waits out storage outages for the tolerance (decidedWorkOptions).
  */
 const DECIDED_WORK_WAITS_OUT_OUTAGES = 'decided-work-waits-out-outages';
 
@@ -125,11 +116,11 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
     return outcome;
   }
 
-  // The reviewer has answered: from here on, outages are waited out (see DECIDED_WORK_WAITS_OUT_OUTAGES).
-  const waitsOut = patched(DECIDED_WORK_WAITS_OUT_OUTAGES);
-  const decidedStorage = waitsOut ? proxyActivities<Activities>(decidedWorkOptions(prepared.storageOutageToleranceMs)) : localStorage;
-  const planning = waitsOut ? decidedStorage : remoteStorage;
-  const decidedPublisher = waitsOut ? proxyActivities<Activities>(decidedWorkOptions(prepared.storageOutageToleranceMs, { heartbeat: true })) : publisher;
+  // The reviewer has answered: from here on, every step is a task-queue activity that waits out storage outages for
+  // the tolerance, so an answer that cost a model call is never discarded because S3 was down for longer than a few minutes.
+  retiredPatch(DECIDED_WORK_WAITS_OUT_OUTAGES);
+  const decidedStorage = proxyActivities<Activities>(decidedWorkOptions(prepared.storageOutageToleranceMs));
+  const decidedPublisher = proxyActivities<Activities>(decidedWorkOptions(prepared.storageOutageToleranceMs, { heartbeat: true }));
 
   // How the reviewer's answer was obtained (format, repairs, tokens) goes on the outcome, not into the plan's input.
   // Histories recorded before the review step advanced the cursor and planned have no `cursorAdvanced` and no `plan`:
@@ -156,7 +147,8 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
   // else the planning activity's): storage or publication failures below are retried from
   // revision state, never by re-reviewing.
   progress = { step: 'planning' };
-  const plan = plannedInReview ?? (await planning.advanceCursorAndPlan({ ...(cursorAdvanced ? {} : { cursor: { ...cursorAdvance, at } }), plan: { ...planInput, decision } }));
+  const plan =
+    plannedInReview ?? (await decidedStorage.advanceCursorAndPlan({ ...(cursorAdvanced ? {} : { cursor: { ...cursorAdvance, at } }), plan: { ...planInput, decision } }));
 
   for (const d of plan.dropped) log.warn('reconciler dropped a candidate', { jobId, name: d.name, list: d.list, reason: d.reason });
   for (const r of plan.rewrites) log.info('reconciler rewrote a candidate', { jobId, name: r.name, list: r.list, reason: r.reason });

@@ -6,7 +6,6 @@ import {
   defineQuery,
   defineSignal,
   defineUpdate,
-  deprecatePatch,
   getExternalWorkflowHandle,
   proxyActivities,
   patched,
@@ -17,6 +16,7 @@ import {
 import type { Activities } from '../activities';
 import { indexBurstLocalRetry, indexBurstRetry, indexReconcileRetry } from './retry-policies';
 import { conditionOrAlarm, deadlineWaiter } from './alarm';
+import { retiredPatch } from './retired-patch';
 import { newerChange, SCOPE_INDEX_APPLY_UPDATE, SCOPE_INDEX_SIGNALS, type IndexApplied, type IndexChange } from '../core/publication/scope-index';
 
 export interface ScopeIndexInput {
@@ -70,18 +70,17 @@ interface Waiter {
  * per burst (for a new scope, per publication), and history holds the changes once, as
  * signals, not again as an activity's input.
  */
-const localBursts = proxyLocalActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: indexBurstRetry });
 /**
- * From patch `bounded-local-index-bursts` on, a local burst gets a few quick attempts inside
- * the workflow task; when storage is down beyond them, the burst becomes a task-queue
- * activity whose retries the server schedules, so an outage never holds a workflow task open.
+ * A burst gets a few quick attempts inside the workflow task; when storage is down beyond
+ * them, it becomes a task-queue activity whose retries the server schedules, so an outage
+ * never holds a workflow task open. (Patch `bounded-local-index-bursts`, retired.)
  */
 const BOUNDED_LOCAL_BURSTS = 'bounded-local-index-bursts';
 const boundedLocalBursts = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: indexBurstLocalRetry });
 const remoteBursts = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', heartbeatTimeout: '20 seconds', retry: indexBurstRetry });
 
 async function applyBurst(input: { scopeKey: string; changes: IndexChange[]; rejections?: number }): Promise<void> {
-  if (!patched(BOUNDED_LOCAL_BURSTS)) return void (await localBursts.applyScopeIndexChanges(input));
+  retiredPatch(BOUNDED_LOCAL_BURSTS);
   try {
     await boundedLocalBursts.applyScopeIndexChanges(input);
   } catch {
@@ -94,12 +93,9 @@ const { reconcileScopeIndex } = proxyActivities<Activities>({
   retry: indexReconcileRetry,
 });
 
-/** Every burst is a local activity; runs started between `afaf726` and this patch's retirement recorded its marker. */
-const RETIRED_BURST_PATCH = 'local-index-bursts';
-
 const DEFAULT_RECONCILE_EVERY_MS = 15 * 60_000;
 const MAX_RECONCILE_EVERY_MS = 24 * 60 * 60_000;
-/** The index waits for its next reconcile on an alarm (workflows/alarm.ts), not a timer cancelled at each burst. */
+/** Retired: the index waits for its next reconcile on an alarm (workflows/alarm.ts), not a timer cancelled at each burst. */
 const INDEX_ALARM_PATCH = 'scope-index-reconcile-alarm';
 /** A publisher waits for the index's ack on an alarm: its timer is not cancelled when the ack comes. */
 const INDEX_ACK_ALARM_PATCH = 'index-ack-alarm';
@@ -171,13 +167,12 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
   let changedSinceReconcile = false;
   const nextDue = () => new Date().getTime() + Math.min(MAX_RECONCILE_EVERY_MS, reconcileEveryMs * 2 ** Math.min(quiet, 16));
   let dueAt = input.reconcileDueAt ?? nextDue();
-  // Runs from before the patch wait with condition(fn, timeout): a TimerStarted and a TimerCanceled per burst.
-  const reconcileWait = patched(INDEX_ALARM_PATCH) ? deadlineWaiter() : undefined;
+  retiredPatch(INDEX_ALARM_PATCH);
+  const reconcileWait = deadlineWaiter();
   const woken = () => changes.size > 0 || rejections !== undefined || reconcileRequested;
   while (!indexHistoryFull()) {
     const wait = dueAt - new Date().getTime();
-    if (wait > 0 && reconcileWait) await reconcileWait(woken, dueAt);
-    else if (wait > 0) await condition(woken, wait);
+    if (wait > 0) await reconcileWait(woken, dueAt);
     if (reconcileRequested || new Date().getTime() >= dueAt) {
       reconcileRequested = false;
       const { burst, acks, announced } = drain();
@@ -190,9 +185,6 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
       dueAt = nextDue();
     } else if (changes.size > 0 || rejections !== undefined) {
       const { burst, acks, announced } = drain();
-      // Retired patch (docs/versioning.md): runs that recorded its marker replay the same call;
-      // live runs make none, so record none.
-      if (workflowInfo().unsafe.isReplaying) deprecatePatch(RETIRED_BURST_PATCH);
       await applyBurst({ scopeKey, changes: burst, ...announced });
       markApplied(burst);
       await ack(acks);

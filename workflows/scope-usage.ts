@@ -5,7 +5,6 @@ import {
   defineQuery,
   defineSignal,
   log,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -16,7 +15,8 @@ import { SCOPE_RECORDS_SIGNAL, SCOPE_USAGE_SIGNAL } from '../core/usage/names';
 import type { SessionUsage } from '../core/usage/attribution';
 import type { ScopeRecord } from '../core/usage/records';
 import { deadlineWaiter } from './alarm';
-import { decidedWorkOptions, storageRetry, usageBurstLocalRetry } from './retry-policies';
+import { retiredPatch } from './retired-patch';
+import { decidedWorkOptions, usageBurstLocalRetry } from './retry-policies';
 
 export interface ScopeUsageInput {
   scopeKey: string;
@@ -44,25 +44,20 @@ export const scopeRecordedSignal = defineSignal<ScopeRecord[][]>(SCOPE_RECORDS_S
 export const scopeUsageStateQuery = defineQuery<ScopeUsageState>('usageState');
 
 /**
- * From this patch on, a burst counts records (sessions, governance counts, audit entries)
- * and waits out storage outages: three attempts inside the workflow task, then a task-queue
- * activity retried with capped backoff for the storage outage tolerance, so nothing counted
- * is dropped because S3 was down for minutes. Runs that burst before it keep their bursts.
- */
-const BURSTS_WAIT_OUT_OUTAGES = 'usage-bursts-wait-out-outages';
-
-/** Before the patch: a burst inside the workflow task, given up after about five minutes of storage retries. */
-const { applyUsageBurst } = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', retry: storageRetry });
-/**
+ * A burst counts records (sessions, governance counts, audit entries) and waits out storage
+ * outages: three attempts inside the workflow task, then a task-queue activity retried with
+ * capped backoff for the storage outage tolerance, so nothing counted is dropped because S3
+ * was down for minutes. (Patch `usage-bursts-wait-out-outages`, retired.)
  * A burst is a conditional write of the summary (and, for sessions that were not reviewed,
  * a conditional GET of the index); its input comes from signals in history; counting is
  * idempotent by record id, so running it again after a crash counts nothing twice.
  */
+const BURSTS_WAIT_OUT_OUTAGES = 'usage-bursts-wait-out-outages';
 const boundedLocalBursts = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: usageBurstLocalRetry });
 
 /** An idle scope's usage workflow completes after this long; the next job's signal-with-start starts a new one. */
 const IDLE_MS = 60 * 60_000;
-/** The idle wait is an alarm (workflows/alarm.ts), not a timer cancelled at each burst. */
+/** Retired: the idle wait is an alarm (workflows/alarm.ts), not a timer cancelled at each burst. */
 const USAGE_IDLE_ALARM_PATCH = 'usage-idle-alarm';
 const MAX_RECORDS_PER_BURST = 500;
 const MAX_HISTORY_EVENTS = 5_000;
@@ -87,36 +82,24 @@ export async function scopeUsageWorkflow(input: ScopeUsageInput): Promise<void> 
   const remoteBursts = proxyActivities<Activities>(decidedWorkOptions(storageOutageToleranceMs));
 
   const hasWork = () => pending.length > 0 || records.length > 0;
-  // Runs from before the patch wait with condition(fn, IDLE_MS): a TimerStarted and a TimerCanceled per burst.
-  const idleWait = patched(USAGE_IDLE_ALARM_PATCH) ? deadlineWaiter() : undefined;
+  retiredPatch(USAGE_IDLE_ALARM_PATCH);
+  const idleWait = deadlineWaiter();
   let idleSince = new Date().getTime();
   while (!historyFull()) {
-    if (idleWait) {
-      if (!hasWork()) await idleWait(hasWork, idleSince + IDLE_MS);
-      if (!hasWork()) {
-        if (new Date().getTime() - idleSince >= IDLE_MS) break;
-        continue;
-      }
-    } else if (!(await condition(hasWork, IDLE_MS))) break;
-    if (patched(BURSTS_WAIT_OUT_OUTAGES)) {
-      const sessions: ScopeRecord[] = pending.splice(0, MAX_RECORDS_PER_BURST).map((usage) => ({ kind: 'session', usage }));
-      const burst = { scopeKey, records: [...sessions, ...records.splice(0, MAX_RECORDS_PER_BURST - sessions.length)], at: new Date().toISOString() };
-      try {
-        state.counted += (await boundedLocalBursts.applyScopeRecordsBurst(burst).catch(() => remoteBursts.applyScopeRecordsBurst(burst))).applied;
-      } catch (err) {
-        // A refusal no retry fixes (a corrupt summary), or an outage longer than the tolerance.
-        state.lostSessions += sessions.length;
-        log.error('usage burst failed for good: its records are not counted', { scopeKey, records: burst.records.length, error: (err as Error).message });
-      }
-    } else {
-      const burst = pending.splice(0, MAX_RECORDS_PER_BURST);
-      try {
-        const { applied } = await applyUsageBurst({ scopeKey, sessions: burst, at: new Date().toISOString() });
-        state.counted += applied;
-      } catch (err) {
-        state.lostSessions += burst.length;
-        log.error('usage burst failed every attempt: its sessions are not counted', { scopeKey, sessions: burst.length, error: (err as Error).message });
-      }
+    if (!hasWork()) await idleWait(hasWork, idleSince + IDLE_MS);
+    if (!hasWork()) {
+      if (new Date().getTime() - idleSince >= IDLE_MS) break;
+      continue;
+    }
+    retiredPatch(BURSTS_WAIT_OUT_OUTAGES);
+    const sessions: ScopeRecord[] = pending.splice(0, MAX_RECORDS_PER_BURST).map((usage) => ({ kind: 'session', usage }));
+    const burst = { scopeKey, records: [...sessions, ...records.splice(0, MAX_RECORDS_PER_BURST - sessions.length)], at: new Date().toISOString() };
+    try {
+      state.counted += (await boundedLocalBursts.applyScopeRecordsBurst(burst).catch(() => remoteBursts.applyScopeRecordsBurst(burst))).applied;
+    } catch (err) {
+      // A refusal no retry fixes (a corrupt summary), or an outage longer than the tolerance.
+      state.lostSessions += sessions.length;
+      log.error('usage burst failed for good: its records are not counted', { scopeKey, records: burst.records.length, error: (err as Error).message });
     }
     state.bursts++;
     idleSince = new Date().getTime();

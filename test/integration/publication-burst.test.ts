@@ -7,7 +7,8 @@ import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { clientIndexSignaller, clientIndexUpdater, MAX_INDEX_UPDATES_IN_FLIGHT } from '../../activities/scope-index-signal';
 import { indexChangeFor } from '../../storage';
 import { nextPointer, scopeIndexWorkflowId, scopeKey as scopeKeyOf, type IndexChange, type Revision } from '../../core';
-import { reconcileIndexSignal } from '../../workflows';
+import { scopeUsageWorkflowId } from '../../core/workflow-ids';
+import { reconcileIndexSignal, scopeUsageStateQuery } from '../../workflows';
 import { uniqueName } from '../support/infra';
 import { activitySteps } from '../support/history';
 import { decidedForPublication } from '../../core/governance';
@@ -91,6 +92,20 @@ describe('a burst of publications into one scope', () => {
     expect(index).not.toContain('EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED');
     // The index's bursts run inside its workflow tasks: no activity task for the server.
     expect(new Set(activitySteps(await fx.w.client.workflow.getHandle(scopeIndexWorkflowId(started.scopeKey)).fetchHistory()))).toEqual(new Set(['local:applyScopeIndexChanges']));
+  });
+
+  it('a job and the index and usage runs of its new scope record no patch marker and no search attribute upsert (retired patches cost live runs nothing)', async () => {
+    const deps = { client: fx.w.client, store: fx.store, config: fx.w.config };
+    const started = await startLearningJob(deps, { app: uniqueName('unpatched'), user: 'u', sessionId: 's', events: sessionCreating('unpatched-run-skill') });
+    const out = await waitForLearningJob(fx.w, started.jobWorkflowId, { timeoutMs: 120_000 });
+    expect(out.revisions).toMatchObject([{ action: 'create', status: 'active' }]);
+    const usageId = scopeUsageWorkflowId(started.scopeKey);
+    await vi.waitFor(async () => expect((await fx.w.client.workflow.getHandle(usageId).query(scopeUsageStateQuery)).bursts).toBeGreaterThan(0), { timeout: 30_000, interval: 200 });
+    for (const workflowId of [started.jobWorkflowId, scopeIndexWorkflowId(started.scopeKey), usageId]) {
+      const events = (await fx.w.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+      expect(events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch' || e.upsertWorkflowSearchAttributesEventAttributes).length, workflowId).toBe(0);
+      expect(activitySteps({ events }).length, workflowId).toBeGreaterThan(0);
+    }
   });
 
   it("a publishing job's last step records the revision, publishes it and records the outcome: one activity, its input the revision as planned", async () => {

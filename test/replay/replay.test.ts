@@ -28,13 +28,11 @@ const EXPECTED = [
   'experiment-time-limit',
   'experiment-v2-first-run',
   'experiment-v2-last-run',
-  'learning-job-held-planned-apart',
   'learning-job-held',
   'learning-job-publishing-planned-apart',
   'learning-job-publishing',
   'rollback-before-alarms',
   'rollback',
-  'scope-index-before-alarms',
   'scope-index',
   'scope-usage',
   'session',
@@ -81,30 +79,43 @@ describe('replay of recorded histories', () => {
     expect(results.filter((r) => r.error).map((r) => `${r.name}: ${r.error!.message}`)).toEqual([]);
   });
 
-  it('retired branches: the histories they served no longer replay (why an upgrade lets those executions finish first), and no current history but the index run recorded before the retirement holds a retired marker', async () => {
+  it('retired branches: the histories they served no longer replay (why an upgrade lets those executions finish first); removed patches are in no current history, replay-only ones in the runs recorded while they were patches', async () => {
     const patchIds = (h: RecordedHistory) =>
       h.history
         .events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
         .map((e) => (JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]!.data!).toString()) as { id: string }).id);
-    const retiredIds = ['local-storage-steps', 'job-leaves-index-wait-to-client', 'local-index-bursts'];
-    // Only the index run recorded before the retirement carries a marker: its replay calls deprecatePatch for it.
+    // Removed outright: no current history holds their markers.
+    const removedIds = ['local-storage-steps', 'job-leaves-index-wait-to-client', 'local-index-bursts'];
     for (const h of HISTORIES)
       expect(
-        patchIds(h).filter((id) => retiredIds.includes(id)),
+        patchIds(h).filter((id) => removedIds.includes(id)),
         h.name,
-      ).toEqual(h.name === 'scope-index-before-alarms' ? ['local-index-bursts'] : []);
+      ).toEqual([]);
+    // Retired to a replay-only deprecatePatch: the runs recorded while they were patches hold their markers and replay (above).
+    const replayOnly = (name: string) => patchIds(HISTORIES.find((h) => h.name === name)!);
+    expect(replayOnly('learning-job-publishing')).toEqual(['decided-work-waits-out-outages']);
+    expect(replayOnly('learning-job-held')).toEqual(['decided-work-waits-out-outages']);
+    expect(replayOnly('scope-index')).toEqual(expect.arrayContaining(['scope-index-reconcile-alarm', 'bounded-local-index-bursts']));
+    expect(replayOnly('scope-usage')).toEqual(['usage-idle-alarm', 'usage-bursts-wait-out-outages']);
 
     expect(RETIRED.map((h) => h.name)).toEqual([
       'learning-job-before-local-steps',
+      'learning-job-held-planned-apart',
       'learning-job-patch-markers',
       'learning-job-published',
       'learning-job',
+      'scope-index-before-alarms',
       'scope-index-before-local-bursts',
     ]);
     const named = (name: string) => RETIRED.find((h) => h.name === name)!;
     expect(patchIds(named('learning-job-patch-markers'))).toEqual(['local-storage-steps', 'job-leaves-index-wait-to-client']);
     // Prepared before mergedWrites: a step for each write, ending with its own outcome step.
     for (const older of ['learning-job', 'learning-job-published']) expect(activitySteps(named(older).history).at(-1)).toBe('local:recordJobOutcome');
+    // Before decided-work-waits-out-outages: the revision recorded by a local step, no marker.
+    expect(activitySteps(named('learning-job-held-planned-apart').history)).toEqual(['local:prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'local:recordRevision']);
+    expect(patchIds(named('learning-job-held-planned-apart'))).toEqual([]);
+    // Before scope-index-reconcile-alarm: its wait was a timer cancelled at each burst.
+    expect(patchIds(named('scope-index-before-alarms'))).not.toContain('scope-index-reconcile-alarm');
     const results = await replay(await workflowBundle(), undefined, RETIRED);
     expect(results.map((r) => `${r.name}: ${r.error?.name}`)).toEqual(RETIRED.map((h) => `${h.name}: DeterminismViolationError`));
   });
@@ -113,7 +124,6 @@ describe('replay of recorded histories', () => {
     const named = (name: string) => HISTORIES.find((h) => h.name === name)!.history;
     // Recorded before the review step planned the job: a planning step of their own.
     expect(activitySteps(named('learning-job-publishing-planned-apart'))).toEqual(['local:prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'recordAndPublishRevision']);
-    expect(activitySteps(named('learning-job-held-planned-apart'))).toEqual(['local:prepareReview', 'reviewSession', 'advanceCursorAndPlan', 'local:recordRevision']);
     // On this code: the review step advances the cursor and plans.
     expect(activitySteps(named('learning-job-publishing'))).toEqual(['local:prepareReview', 'reviewSession', 'recordAndPublishRevision']);
     expect(activitySteps(named('learning-job-held'))).toEqual(['local:prepareReview', 'reviewSession', 'recordRevision']);

@@ -69,8 +69,8 @@ describe('product metrics observed at the activity boundary', () => {
 
   it('usage attribution: sessions counted by outcome and skill loads, from what the burst added (not its input)', () => {
     const burst = observe(
-      'applyUsageBurst',
-      [{ scopeKey: 'apps/a', sessions: [{}, {}, {}] }],
+      'applyScopeRecordsBurst',
+      [{ scopeKey: 'apps/a', records: [{}, {}, {}] }],
       { applied: 2, counted: { byOutcome: { success: 1, fail: 1 }, loads: 3, sessionsLoading: 1 } },
       undefined,
       2,
@@ -81,7 +81,9 @@ describe('product metrics observed at the activity boundary', () => {
       { name: PRODUCT_METRICS.skillLoads, value: 3, tags: { scope_mode: 'app' } },
     ]);
     // A burst applied again counts nothing: no counter at all.
-    expect(observe('applyUsageBurst', [{ scopeKey: 'apps/a' }], { applied: 0, counted: { byOutcome: {}, loads: 0, sessionsLoading: 0 } }, undefined, 1).counters).toEqual([]);
+    expect(observe('applyScopeRecordsBurst', [{ scopeKey: 'apps/a' }], { applied: 0, counted: { byOutcome: {}, loads: 0, sessionsLoading: 0 } }, undefined, 1).counters).toEqual(
+      [],
+    );
   });
 });
 

@@ -121,7 +121,6 @@ export function observe(activityType: string, args: Args, result: unknown, error
       count(PRODUCT_METRICS.gepaMetricCalls, { outcome: failed ? 'failure' : 'success' }, cases);
       break;
     }
-    case 'applyUsageBurst':
     case 'applyScopeRecordsBurst': {
       // Sessions counted for usage attribution (a burst applied again counts nothing twice).
       if (failed) break;
