@@ -323,7 +323,7 @@ export async function resumeExperiment(deps: OptimizationDeps, experimentId: str
       },
     ],
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-    searchAttributes: { EvolutionKind: ['experiment'], ...(request.skillId ? { EvolutionSkillId: [request.skillId] } : {}) },
+    searchAttributes: searchAttributes({ kind: 'experiment', skillId: request.skillId }),
   });
   return {
     experimentId,

@@ -1,6 +1,7 @@
 import { boolFlag, flag, positional } from '../args';
 import type { Command } from '../command';
 import { storeOnly } from '../services';
+import { scopeQuery } from '../../core/search-attributes';
 
 export const migrateCommands: Record<string, Command> = {
   migrate: {
@@ -30,7 +31,7 @@ export const migrateCommands: Record<string, Command> = {
         if (report.oldScopeKeys.length)
           lines.push(
             'workflows started under an old key keep it (sessions, approvals, scope-index); let them finish first — find them with',
-            ...report.oldScopeKeys.map((k) => `  EvolutionScopeKey = '${k}'`),
+            ...report.oldScopeKeys.map((k) => `  ${scopeQuery(k)}`),
           );
         return lines.join('\n');
       });

@@ -10,7 +10,7 @@ import { ROOT } from '../support/import-graph';
  * core/failure-types.ts and core/search-attributes.ts; every other file of the application
  * refers to the constants (a literal elsewhere is how the two sides drift apart).
  */
-const APPLICATION = ['core', 'storage', 'activities', 'client', 'workflows', 'runtime', 'workers', 'console', 'cli', 'infra'];
+const APPLICATION = ['core', 'storage', 'activities', 'client', 'workflows', 'runtime', 'workers', 'console', 'cli', 'infra', 'evaluation'];
 const HOMES = ['core/failure-types.ts', 'core/search-attributes.ts'];
 
 function sources(dir: string): string[] {
@@ -35,8 +35,9 @@ const FAILURE_TYPES = [
 describe('one vocabulary', () => {
   it('no file but core/failure-types.ts and core/search-attributes.ts spells a failure type or a search attribute as a string', () => {
     const words = [...FAILURE_TYPES, ...Object.values(SEARCH_ATTRIBUTE_NAMES)];
-    // A quoted name in code (comments may name them).
-    const spelled = new RegExp(`['"\`](${words.join('|')})\\b`);
+    // A failure type quoted in code (the error classes share some of their names); a search attribute anywhere in code:
+    // quoted, an object key, inside a template (comments may name them).
+    const spelled = new RegExp(`['"\`](${FAILURE_TYPES.join('|')})\\b|\\b(${Object.values(SEARCH_ATTRIBUTE_NAMES).join('|')})\\b`);
     const isComment = (line: string) => /^\s*(\*|\/\*|\/\/)/.test(line);
     const offenders = APPLICATION.flatMap((d) => sources(join(ROOT, d)))
       .map((f) => relative(ROOT, f))
