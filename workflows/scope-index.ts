@@ -68,12 +68,10 @@ interface Waiter {
  * from signals in history, so running it again after a crash mid-task writes the same
  * index: it runs inside the workflow task. That saves an activity task and a workflow task
  * per burst (for a new scope, per publication), and history holds the changes once, as
- * signals, not again as an activity's input.
- */
-/**
- * A burst gets a few quick attempts inside the workflow task; when storage is down beyond
- * them, it becomes a task-queue activity whose retries the server schedules, so an outage
- * never holds a workflow task open. (Patch `bounded-local-index-bursts`, retired.)
+ * signals, not again as an activity's input. It gets a few quick attempts inside the
+ * workflow task; when storage is down beyond them, it becomes a task-queue activity whose
+ * retries the server schedules, so an outage never holds a workflow task open. (Patch
+ * `bounded-local-index-bursts`, retired.)
  */
 const BOUNDED_LOCAL_BURSTS = 'bounded-local-index-bursts';
 const boundedLocalBursts = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: indexBurstLocalRetry });
