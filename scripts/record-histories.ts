@@ -41,6 +41,7 @@ import {
 import { makeWeatherDataset, WEATHER_SEED_SKILL } from '../workers/evaluator/simulated-weather';
 import { infraEnv, infraUp } from '../infra';
 import { REPO_ROOT } from '../infra/paths';
+import { waitUntil } from '../infra/process';
 import { evaluationWorkflowId, rollbackWorkflowId, scopeUsageWorkflowId } from '../core/workflow-ids';
 import { writeHistoryFile } from '../test/replay/history-files';
 import { exampleSession } from '../test/support/sessions';
@@ -190,11 +191,14 @@ async function main(): Promise<void> {
     await save(w.client, 'learning-job-publishing', followUp.jobWorkflowId);
     // The scope's usage entity once it has counted both jobs' records (still running: it ends after an idle hour).
     const usageId = scopeUsageWorkflowId(started.scopeKey);
-    for (const deadline = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 200))) {
-      const state = await w.client.workflow.getHandle(usageId).query(scopeUsageStateQuery);
-      if (state.bursts >= 1 && state.pending === 0) break;
-      if (Date.now() > deadline) throw new Error(`the scope's usage workflow did not count its records: ${JSON.stringify(state)}`);
-    }
+    await waitUntil(
+      "the scope's usage workflow counting its records",
+      async () => {
+        const state = await w.client.workflow.getHandle(usageId).query(scopeUsageStateQuery);
+        return state.bursts >= 1 && state.pending === 0;
+      },
+      60_000,
+    );
     await save(w.client, 'scope-usage', usageId);
 
     // Rollback of a skill with an earlier revision.
