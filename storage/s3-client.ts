@@ -168,14 +168,15 @@ export function createS3Client(s3: S3Settings, options: { maxAttempts?: number; 
   }
 
   /**
-   * One request (`run` gets the options for `send`: its SDK attempts and body reads), under the
+   * One request (`run` gets the options for `send`, if any: its SDK attempts and body reads), under the
    * client deadline when a client call makes it (storage/client-deadline.ts): aborted once the
    * call's share is spent, as the one-line error naming S3. Elsewhere (workers) the SDK's own
    * timeouts and attempts apply, unchanged.
    */
-  async function bounded<T>(run: (options: { abortSignal?: AbortSignal }) => Promise<T>): Promise<T> {
+  async function bounded<T>(run: (options: { abortSignal: AbortSignal } | undefined) => Promise<T>): Promise<T> {
     const budget = storageRequestBudgetMs();
-    if (budget === undefined) return run({});
+    // No options at all, not `{}`: the SDK uses its middleware cache only for a send without options.
+    if (budget === undefined) return run(undefined);
     const noAnswer = (cause?: unknown) => serviceUnavailable('s3', endpoint, { detail: 'no answer before the deadline', ...(cause ? { cause } : {}) });
     if (budget <= 0) throw noAnswer();
     const controller = new AbortController();

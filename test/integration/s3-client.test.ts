@@ -1,6 +1,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createObjectStore, createS3Client, mapLimit, S3ResponseError, type S3Settings } from '../../storage';
 import { freeLocalPort } from '../../workers/telemetry/runtime';
 import { realServices, uniqueName } from '../support/infra';
@@ -82,6 +83,25 @@ describe('S3 client (@aws-sdk/client-s3 against the real S3 server)', () => {
     await expect(client.headObject(s3.bucket, key)).rejects.toMatchObject({ status: 404, code: 'NotFound' });
     await expect(client.getObject(s3.bucket, key)).rejects.toMatchObject({ status: 404, code: 'NoSuchKey' });
     client.destroy();
+  });
+
+  it("resolves each command's middleware stack once per client, not on every request (the SDK's cacheMiddleware)", async () => {
+    // The SDK uses its handler cache only for a send without options; a send with any (even
+    // `{}`) rebuilds the stack, every plugin of the command, and drops the cache.
+    const resolvedGets = vi.spyOn(GetObjectCommand.prototype, 'resolveMiddleware');
+    const resolvedPuts = vi.spyOn(PutObjectCommand.prototype, 'resolveMiddleware');
+    try {
+      const client = createS3Client(s3);
+      const key = `s3-client/${uniqueName('cache')}.json`;
+      for (let i = 0; i < 3; i++) await client.putObject(s3.bucket, `${key}-${i}`, '{}', { contentType: 'application/json' });
+      for (let i = 0; i < 3; i++) await client.getObject(s3.bucket, `${key}-${i}`);
+      expect(resolvedPuts).toHaveBeenCalledTimes(1);
+      expect(resolvedGets).toHaveBeenCalledTimes(1);
+      client.destroy();
+    } finally {
+      resolvedGets.mockRestore();
+      resolvedPuts.mockRestore();
+    }
   });
 
   it('a listing longer than one page (1,000 keys) is read to its end, keys and common prefixes alike', async () => {
