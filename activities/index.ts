@@ -4,7 +4,7 @@ import { gepaActivities } from './gepa';
 import { jobPublicationActivities } from './job-publication';
 import { learningActivities } from './learning';
 import { createOpenAIClient } from './llm/openai-client';
-import { publisherActivities } from './publisher';
+import { publisherActivities, revisionPublisher } from './publisher';
 import { recordActivities } from './record';
 import { rolloutActivities } from './rollout';
 import type { StartRollout } from './rollout-start';
@@ -49,7 +49,13 @@ export function createActivities(
     ...learningActivities({ config, store, openai, noteSession }),
     ...record,
     ...publisher,
-    ...jobPublicationActivities({ store, recordRevision: record.recordRevision, publishRevision: publisher.publishRevision, noteSession }),
+    ...jobPublicationActivities({
+      store,
+      recordRevision: record.recordRevision,
+      publishPointer: revisionPublisher({ store, signalIndex, ...(canary ? { canary } : {}) }).publishPointer,
+      noteSession,
+      ...(recording ? { sendCollected: recording.sendCollected } : {}),
+    }),
     ...scopeIndexActivities({ store }),
     ...rolloutActivities({ store, signalIndex, signalRejections }),
     ...usageActivities({ store }),

@@ -160,6 +160,145 @@ export function pointerTargetOf(rev: Pick<Revision, 'id' | 'skillId' | 'action' 
   return { skillId: rev.skillId, revisionId: rev.id, managed: true, spec: rev.spec, deleted: rev.action === 'delete' };
 }
 
+/** A publication whose pointer has moved (now, or by an earlier attempt), before the scope's index is told. */
+export interface PointerPublication {
+  /** What publishRevision returns, but `indexSeq`: with `awaitIndex: false` it is here already (the seq tellIndex announces). */
+  published: PublishResult;
+  /** Tells the scope's index workflow (with an IndexApplied ack asked for unless `awaitIndex: false`); resolves to the publication's `indexSeq`. */
+  tellIndex(): Promise<number | undefined>;
+}
+
+interface PublisherDeps {
+  store: SkillStore;
+  signalIndex: SignalIndex;
+  canary?: CanaryPublishing;
+}
+
+/**
+ * Tells the index workflow about `pointer` (or what the pointer is now). With `ack`, returns
+ * the seq the calling workflow is to wait for (its IndexApplied ack), or undefined when
+ * there is nothing to wait for: no pointer, or the index already includes the change.
+ * Without, the change is only signalled and its seq returned.
+ */
+function indexAnnouncer({ store, signalIndex }: PublisherDeps) {
+  return async function announce(scopeKey: string, skillId: string, pointer: ActivePointer | undefined, ack = true): Promise<number | undefined> {
+    const now = pointer ?? (await store.readActive(scopeKey, skillId))?.pointer;
+    if (!now) return undefined;
+    if (!ack) {
+      await signalIndex(scopeKey, indexChangeFor(now));
+      return now.seq;
+    }
+    const applied = await signalIndex(scopeKey, { ...indexChangeFor(now), ackTo: Context.current().info.workflowExecution?.workflowId });
+    return applied === true ? undefined : now.seq;
+  };
+}
+
+/**
+ * A revision's publication up to the moment the index is to be told (publishRevision, and a
+ * learning job's publication, which tells the index while it records its outcome). Runs
+ * inside an activity, under the caller's heartbeat and store-error mapping.
+ */
+export function revisionPublisher(deps: PublisherDeps) {
+  const { store, canary } = deps;
+  const announce = indexAnnouncer(deps);
+
+  async function audit(rev: Pick<Revision, 'scopeKey' | 'skillId' | 'id'>, opId: string, action: AuditAction, at: string, actor: string, reason: string, status?: RevisionStatus) {
+    await store.appendAudit({ id: auditEventId(opId, action), at, action, skillId: rev.skillId, scopeKey: rev.scopeKey, revisionId: rev.id, status, actor, reason, opId });
+  }
+
+  async function publishPointer(input: PublishInput): Promise<PointerPublication> {
+    const rev: PublishableRevision = input.known && input.known.id === input.revision.revisionId ? input.known : await mustRead(store, input.revision);
+    const nothingToTell = async () => undefined;
+    const staleEarlier = rev.history.find((h) => h.to === 'rejected' && h.at === input.at && h.reason.startsWith('stale parent'));
+    if (staleEarlier) {
+      // This operation already found the parent stale; a retry only completes its audit.
+      await audit(rev, input.opId, 'stale_parent', input.at, input.actor, staleEarlier.reason, 'rejected');
+      return { published: { status: 'rejected', outcome: 'stale_parent' }, tellIndex: nothingToTell };
+    }
+    if (rev.status === 'rejected') throw ApplicationFailure.nonRetryable(`revision ${rev.id} was rejected and cannot be published`, NON_RETRYABLE.store);
+    const human: HumanReport | undefined =
+      input.auditAction === 'promote'
+        ? undefined
+        : { held: true, reasons: rev.human?.reasons ?? [], decision: 'approved', reviewer: input.actor, comment: input.reason, decidedAt: input.at };
+    // The decision is stored on the revision (stored status `active` = decided for publication).
+    const recordDecision = async () => {
+      if (rev.status === 'active' || rev.status === 'archived') return;
+      await store.transitionRevision(input.revision, { to: 'active', reason: input.reason, at: input.at, patch: { ...(human ? { human } : {}), promotedAt: input.at } });
+    };
+    // Staged rollout: one extra GET, only when a canary policy is set and the revision is an update.
+    const livePointer = canary && canary.policy !== 'none' && rev.action === 'update' ? (await store.readActive(rev.scopeKey, rev.skillId))?.pointer : undefined;
+    const asCanary = canary !== undefined && livePointer !== undefined && !livePointer.deleted && goesThroughCanary(canary.policy, rev, livePointer.revisionId);
+    const fraction = canary?.rollout.steps[0] ?? 0;
+    const result = await movePointer(store, {
+      scopeKey: rev.scopeKey,
+      skillId: rev.skillId,
+      opId: input.opId,
+      at: input.at,
+      actor: input.actor,
+      reason: asCanary ? `${input.reason} (canary: ${(fraction * 100).toFixed(1)} % of sessions)` : input.reason,
+      action: rev.action === 'delete' ? 'delete' : asCanary ? 'canary_start' : input.auditAction,
+      target: pointerTargetOf(rev),
+      // The stable revision is whatever is live when the pointer moves (a newer canary supersedes an older one).
+      ...(asCanary
+        ? {
+            resolve: (current: ActivePointer | undefined) =>
+              current && !current.deleted
+                ? {
+                    skillId: rev.skillId,
+                    revisionId: current.revisionId,
+                    managed: current.managed,
+                    spec: current.spec,
+                    deleted: false,
+                    canary: { revisionId: rev.id, spec: rev.spec!, fraction, startedAt: input.at },
+                  }
+                : pointerTargetOf(rev),
+          }
+        : {}),
+      requireParentId: input.requireParentId,
+      beforeApply: recordDecision,
+      expectNew: rev.action === 'create' && !rev.parentId,
+    });
+    if (result.kind === 'stale_parent') {
+      const reason = `stale parent: the active revision is ${result.activeRevisionId ?? 'none'}, the submission was based on ${input.requireParentId}`;
+      await audit(rev, input.opId, 'stale_parent', input.at, input.actor, reason, 'rejected');
+      await store.transitionRevision(input.revision, { to: 'rejected', reason, at: input.at });
+      return { published: { status: 'rejected', outcome: 'stale_parent' }, tellIndex: nothingToTell };
+    }
+    // Applied now or by an earlier attempt: finish what that attempt may not have (all idempotent).
+    await recordDecision();
+    const now = result.kind === 'applied' ? (result.pointer ?? (await store.readActive(rev.scopeKey, rev.skillId))?.pointer) : undefined;
+    const live = now && !now.deleted && now.canary?.revisionId === rev.id ? { canary: now.canary, stableRevisionId: now.revisionId } : undefined;
+    const startedCanary = live ? { fraction: live.canary.fraction, stableRevisionId: live.stableRevisionId } : undefined;
+    // The canary is on the pointer (now or by an earlier attempt): its rollout runs (a second start is a no-op).
+    if (live && canary) {
+      await canary.startRollout({
+        scopeKey: rev.scopeKey,
+        skillId: rev.skillId,
+        candidateRevisionId: rev.id,
+        stableRevisionId: live.stableRevisionId,
+        startedAt: live.canary.startedAt,
+        settings: canary.rollout,
+        ...(canary.storageOutageToleranceMs !== undefined ? { storageOutageToleranceMs: canary.storageOutageToleranceMs } : {}),
+      });
+    }
+    if (rev.shadowBypassed) await audit(rev, input.opId, 'shadow_bypass', input.at, input.actor, 'published in shadow mode despite gate verdicts', 'active');
+    const published: PublishResult = { status: result.kind === 'superseded' ? 'archived' : 'active', outcome: 'published', ...(startedCanary ? { canary: startedCanary } : {}) };
+    const applied = result.kind === 'applied' ? result.pointer : undefined;
+    if (input.awaitIndex ?? true) return { published, tellIndex: () => announce(rev.scopeKey, rev.skillId, applied, true) };
+    // Nobody waits for an ack: the seq to announce is known before the index is told.
+    const toAnnounce = applied ?? (await store.readActive(rev.scopeKey, rev.skillId))?.pointer;
+    return { published: { ...published, indexSeq: toAnnounce?.seq }, tellIndex: () => announce(rev.scopeKey, rev.skillId, toAnnounce, false) };
+  }
+
+  return { publishPointer, audit, announce };
+}
+
+async function mustRead(store: SkillStore, ref: RevisionRef): Promise<Revision> {
+  const rev = await store.readRevision(ref.scopeKey, ref.skillId, ref.revisionId);
+  if (!rev) throw ApplicationFailure.nonRetryable(`revision ${ref.revisionId} of skill ${ref.skillId} does not exist in ${ref.scopeKey}`, NON_RETRYABLE.store);
+  return rev;
+}
+
 /**
  * The publisher: the only code that moves pointers (through movePointer). Statuses are
  * derived from the pointer (core revisionStatus), so nothing re-reads or re-writes other
@@ -177,112 +316,13 @@ export function publisherActivities({
   signalRejections: SignalRejections;
   canary?: CanaryPublishing;
 }) {
-  async function mustRead(ref: RevisionRef): Promise<Revision> {
-    const rev = await store.readRevision(ref.scopeKey, ref.skillId, ref.revisionId);
-    if (!rev) throw ApplicationFailure.nonRetryable(`revision ${ref.revisionId} of skill ${ref.skillId} does not exist in ${ref.scopeKey}`, NON_RETRYABLE.store);
-    return rev;
-  }
-
-  /**
-   * Tells the index workflow about `pointer` (or what the pointer is now). With `ack`, returns
-   * the seq the calling workflow is to wait for (its IndexApplied ack), or undefined when
-   * there is nothing to wait for: no pointer, or the index already includes the change.
-   * Without, the change is only signalled and its seq returned.
-   */
-  async function announce(scopeKey: string, skillId: string, pointer: ActivePointer | undefined, ack = true): Promise<number | undefined> {
-    const now = pointer ?? (await store.readActive(scopeKey, skillId))?.pointer;
-    if (!now) return undefined;
-    if (!ack) {
-      await signalIndex(scopeKey, indexChangeFor(now));
-      return now.seq;
-    }
-    const applied = await signalIndex(scopeKey, { ...indexChangeFor(now), ackTo: Context.current().info.workflowExecution?.workflowId });
-    return applied === true ? undefined : now.seq;
-  }
-
-  async function audit(rev: Pick<Revision, 'scopeKey' | 'skillId' | 'id'>, opId: string, action: AuditAction, at: string, actor: string, reason: string, status?: RevisionStatus) {
-    await store.appendAudit({ id: auditEventId(opId, action), at, action, skillId: rev.skillId, scopeKey: rev.scopeKey, revisionId: rev.id, status, actor, reason, opId });
-  }
+  const { publishPointer, audit, announce } = revisionPublisher({ store, signalIndex, ...(canary ? { canary } : {}) });
 
   async function publishRevision(input: PublishInput): Promise<PublishResult> {
     return withStoreErrors(() =>
       whileHeartbeating(async () => {
-        const rev: PublishableRevision = input.known && input.known.id === input.revision.revisionId ? input.known : await mustRead(input.revision);
-        const staleEarlier = rev.history.find((h) => h.to === 'rejected' && h.at === input.at && h.reason.startsWith('stale parent'));
-        if (staleEarlier) {
-          // This operation already found the parent stale; a retry only completes its audit.
-          await audit(rev, input.opId, 'stale_parent', input.at, input.actor, staleEarlier.reason, 'rejected');
-          return { status: 'rejected', outcome: 'stale_parent' };
-        }
-        if (rev.status === 'rejected') throw ApplicationFailure.nonRetryable(`revision ${rev.id} was rejected and cannot be published`, NON_RETRYABLE.store);
-        const human: HumanReport | undefined =
-          input.auditAction === 'promote'
-            ? undefined
-            : { held: true, reasons: rev.human?.reasons ?? [], decision: 'approved', reviewer: input.actor, comment: input.reason, decidedAt: input.at };
-        // The decision is stored on the revision (stored status `active` = decided for publication).
-        const recordDecision = async () => {
-          if (rev.status === 'active' || rev.status === 'archived') return;
-          await store.transitionRevision(input.revision, { to: 'active', reason: input.reason, at: input.at, patch: { ...(human ? { human } : {}), promotedAt: input.at } });
-        };
-        // Staged rollout: one extra GET, only when a canary policy is set and the revision is an update.
-        const livePointer = canary && canary.policy !== 'none' && rev.action === 'update' ? (await store.readActive(rev.scopeKey, rev.skillId))?.pointer : undefined;
-        const asCanary = canary !== undefined && livePointer !== undefined && !livePointer.deleted && goesThroughCanary(canary.policy, rev, livePointer.revisionId);
-        const fraction = canary?.rollout.steps[0] ?? 0;
-        const result = await movePointer(store, {
-          scopeKey: rev.scopeKey,
-          skillId: rev.skillId,
-          opId: input.opId,
-          at: input.at,
-          actor: input.actor,
-          reason: asCanary ? `${input.reason} (canary: ${(fraction * 100).toFixed(1)} % of sessions)` : input.reason,
-          action: rev.action === 'delete' ? 'delete' : asCanary ? 'canary_start' : input.auditAction,
-          target: pointerTargetOf(rev),
-          // The stable revision is whatever is live when the pointer moves (a newer canary supersedes an older one).
-          ...(asCanary
-            ? {
-                resolve: (current: ActivePointer | undefined) =>
-                  current && !current.deleted
-                    ? {
-                        skillId: rev.skillId,
-                        revisionId: current.revisionId,
-                        managed: current.managed,
-                        spec: current.spec,
-                        deleted: false,
-                        canary: { revisionId: rev.id, spec: rev.spec!, fraction, startedAt: input.at },
-                      }
-                    : pointerTargetOf(rev),
-              }
-            : {}),
-          requireParentId: input.requireParentId,
-          beforeApply: recordDecision,
-          expectNew: rev.action === 'create' && !rev.parentId,
-        });
-        if (result.kind === 'stale_parent') {
-          const reason = `stale parent: the active revision is ${result.activeRevisionId ?? 'none'}, the submission was based on ${input.requireParentId}`;
-          await audit(rev, input.opId, 'stale_parent', input.at, input.actor, reason, 'rejected');
-          await store.transitionRevision(input.revision, { to: 'rejected', reason, at: input.at });
-          return { status: 'rejected', outcome: 'stale_parent' };
-        }
-        // Applied now or by an earlier attempt: finish what that attempt may not have (all idempotent).
-        await recordDecision();
-        const now = result.kind === 'applied' ? (result.pointer ?? (await store.readActive(rev.scopeKey, rev.skillId))?.pointer) : undefined;
-        const live = now && !now.deleted && now.canary?.revisionId === rev.id ? { canary: now.canary, stableRevisionId: now.revisionId } : undefined;
-        const startedCanary = live ? { fraction: live.canary.fraction, stableRevisionId: live.stableRevisionId } : undefined;
-        // The canary is on the pointer (now or by an earlier attempt): its rollout runs (a second start is a no-op).
-        if (live && canary) {
-          await canary.startRollout({
-            scopeKey: rev.scopeKey,
-            skillId: rev.skillId,
-            candidateRevisionId: rev.id,
-            stableRevisionId: live.stableRevisionId,
-            startedAt: live.canary.startedAt,
-            settings: canary.rollout,
-            ...(canary.storageOutageToleranceMs !== undefined ? { storageOutageToleranceMs: canary.storageOutageToleranceMs } : {}),
-          });
-        }
-        if (rev.shadowBypassed) await audit(rev, input.opId, 'shadow_bypass', input.at, input.actor, 'published in shadow mode despite gate verdicts', 'active');
-        const indexSeq = await announce(rev.scopeKey, rev.skillId, result.kind === 'applied' ? result.pointer : undefined, input.awaitIndex ?? true);
-        return { status: result.kind === 'superseded' ? 'archived' : 'active', outcome: 'published', indexSeq, ...(startedCanary ? { canary: startedCanary } : {}) };
+        const { published, tellIndex } = await publishPointer(input);
+        return { ...published, indexSeq: await tellIndex() };
       }),
     );
   }
@@ -301,7 +341,7 @@ export function publisherActivities({
     opId: string;
   }): Promise<{ status: RevisionStatus }> {
     return withStoreErrors(async () => {
-      const rev = await mustRead(revision);
+      const rev = await mustRead(store, revision);
       const human: HumanReport = { held: true, reasons: rev.human?.reasons ?? [], decision: 'rejected', reviewer: actor, comment: reason, decidedAt: at };
       const after = await store.transitionRevision(revision, { to: 'rejected', reason, at, patch: { human } });
       await audit(rev, opId, 'reject', at, actor, reason, 'rejected');

@@ -56,6 +56,18 @@ export function scopeRecording(recordScope: RecordScope) {
     };
   }
 
+  /**
+   * Sends what the current activity's writes collected so far, now (what they collect later is
+   * sent when the activity ends): a caller overlaps this signal with other work.
+   */
+  async function sendCollected(): Promise<void> {
+    const records = collected.getStore();
+    if (!records?.size) return;
+    const now = new Map(records);
+    records.clear();
+    await flush(now);
+  }
+
   /** `store` whose governance writes note their records. */
   function recordingStore(store: SkillStore): SkillStore {
     const counts = (scopeKey: string, id: string, at: string, delta: Partial<GovernanceCounts>) => {
@@ -98,7 +110,7 @@ export function scopeRecording(recordScope: RecordScope) {
     note(scopeKey, { kind: 'session', usage, ...(indexEtag !== undefined ? { indexEtag } : {}) });
   }
 
-  return { within, recordingStore, noteSession };
+  return { within, recordingStore, noteSession, sendCollected };
 }
 
 export type ScopeRecording = ReturnType<typeof scopeRecording>;

@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { publisherActivities, type PublishInput, type PublishResult } from '../../activities/publisher';
+import { publisherActivities, revisionPublisher, type PublishInput, type PublishResult } from '../../activities/publisher';
+import { scopeRecording } from '../../activities/usage';
 import { jobPublicationActivities } from '../../activities/job-publication';
 import { recordActivities } from '../../activities/record';
 import { createSkillStore, type SkillStore } from '../../storage';
 import { buildGovernedRevision, decidedForPublication, outcomeWithRevision, type GovernanceSettings } from '../../core/governance';
-import { auditEventId, RECENT_OPERATIONS, revisionIdFor, scopeKey as scopeKeyOf, type IndexChange, type SkillSpec } from '../../core';
+import { auditEventId, RECENT_OPERATIONS, revisionIdFor, scopeKey as scopeKeyOf, type IndexChange, type ScopeRecord, type SkillSpec } from '../../core';
 import { realServices, uniqueName } from '../support/infra';
 import { reviewedOutcomeBefore } from '../support/job-outcome';
 
@@ -167,8 +168,8 @@ describe("a learning job's publication step under activity retries", () => {
     const gated = gatedRevision(app, jobId, 1);
     const signals: IndexChange[] = [];
     const record = recordActivities({ store });
-    const publish = publisherActivities({ store, signalIndex: async (_scope, change) => void signals.push(change), signalRejections: async () => {} });
-    const { recordAndPublishRevision } = jobPublicationActivities({ store, recordRevision: record.recordRevision, publishRevision: publish.publishRevision });
+    const { publishPointer } = revisionPublisher({ store, signalIndex: async (_scope, change) => void signals.push(change) });
+    const { recordAndPublishRevision } = jobPublicationActivities({ store, recordRevision: record.recordRevision, publishPointer });
     const before = reviewedOutcomeBefore(jobId, gated.scopeKey);
     const input = { jobId, revision: gated, outcome: { before, at: '2026-11-29T10:01:05.000Z' } };
     const env = new MockActivityEnvironment();
@@ -187,5 +188,44 @@ describe("a learning job's publication step under activity retries", () => {
     expect(await store.readJobOutcome(gated.scopeKey, jobId)).toEqual({ ...outcome, recordedAt: input.outcome.at });
     expect(audit).toHaveLength(1);
     expect((await store.readActive(gated.scopeKey, gated.skillId))?.pointer.revisionId).toBe(gated.id);
+  });
+
+  it("tells the scope's usage workflow while its index signal is still in flight: neither waits for the other", async () => {
+    const app = uniqueName('job-step-overlap');
+    const jobId = uniqueName('job');
+    const gated = gatedRevision(app, jobId, 1);
+    let releaseIndex!: () => void;
+    const indexHeld = new Promise<void>((resolve) => (releaseIndex = resolve));
+    const told: string[] = [];
+    const usageRecords: ScopeRecord[] = [];
+    const recording = scopeRecording(async (_scopeKey, records) => {
+      told.push('usage');
+      usageRecords.push(...records);
+    });
+    const recordingStore = recording.recordingStore(store);
+    const record = recordActivities({ store: recordingStore, noteSession: recording.noteSession });
+    const signalIndex = async () => {
+      told.push('index');
+      await indexHeld;
+    };
+    const { recordAndPublishRevision } = jobPublicationActivities({
+      store: recordingStore,
+      recordRevision: record.recordRevision,
+      publishPointer: revisionPublisher({ store: recordingStore, signalIndex }).publishPointer,
+      noteSession: recording.noteSession,
+      sendCollected: recording.sendCollected,
+    });
+    const usage = { session: { jobId, sessionId: 's', loads: [] }, indexEtag: null };
+    const input = { jobId, revision: gated, outcome: { before: reviewedOutcomeBefore(jobId, gated.scopeKey), at: '2026-11-29T10:01:05.000Z', usage } };
+
+    const run = new MockActivityEnvironment().run(recording.within(recordAndPublishRevision), input);
+    for (const deadline = Date.now() + 10_000; !told.includes('usage') && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
+    // The index signal has not returned, and the usage workflow has the job's records: the revision's count, the publication's log entry, the session.
+    expect(told).toEqual(['index', 'usage']);
+    expect(usageRecords.map((r) => (r.kind === 'counts' ? r.id : r.kind))).toEqual([`revision:${gated.id}`, 'audit', 'session']);
+    expect(await store.readJobOutcome(gated.scopeKey, jobId)).toMatchObject({ jobId, status: 'reviewed' });
+    releaseIndex();
+    expect(await run).toMatchObject({ status: 'active', outcome: 'published', indexSeq: expect.any(Number) });
+    expect(told).toEqual(['index', 'usage']); // nothing was left to send when the activity ended
   });
 });
