@@ -219,7 +219,7 @@ describe("a learning job's publication step under activity retries", () => {
     const input = { jobId, revision: gated, outcome: { before: reviewedOutcomeBefore(jobId, gated.scopeKey), at: '2026-11-29T10:01:05.000Z', usage } };
 
     const run = new MockActivityEnvironment().run(recording.within(recordAndPublishRevision), input);
-    for (const deadline = Date.now() + 10_000; !told.includes('usage') && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
+    for (const deadline = Date.now() + 10_000; !told.includes('usage') && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 20));
     // The index signal has not returned, and the usage workflow has the job's records: the revision's count, the publication's log entry, the session.
     expect(told).toEqual(['index', 'usage']);
     expect(usageRecords.map((r) => (r.kind === 'counts' ? r.id : r.kind))).toEqual([`revision:${gated.id}`, 'audit', 'session']);
