@@ -142,7 +142,7 @@ export async function run(ctx: BenchContext, servers: ServerProcesses = devStack
     // compiles (the SDK compiles one per promise) also went through tsx's source-map hooks.
     floor: await startProcess(process.execPath, [...nodeArgs('floor'), join(DIST, 'bench', 'floor', 'worker.js')], {
       cwd: REPO_ROOT,
-      env: { FLOOR_TASK_QUEUE: floorQueue, FLOOR_BUNDLE: floorBundle },
+      env: { FLOOR_TASK_QUEUE: floorQueue, FLOOR_BUNDLE: floorBundle, FLOOR_CACHE_SIZE: String(config.runtime.maxCachedWorkflows) },
       readyLine: '[worker] polling',
     }),
   };

@@ -2,7 +2,8 @@
  * The floor's worker, as its own process so its CPU can be read from /proc: the same
  * worker settings as the main worker (createMainWorker: a second connection for the
  * publications' index signals), the floor's workflows and no-op activities.
- * Env: TEMPORAL_ADDRESS, FLOOR_TASK_QUEUE, FLOOR_BUNDLE (prebuilt code).
+ * Env: TEMPORAL_ADDRESS, FLOOR_TASK_QUEUE, FLOOR_BUNDLE (prebuilt code), FLOOR_CACHE_SIZE (the main worker's
+ * EVOLUTION_WORKER_CACHE_SIZE, which the bench passes on).
  */
 import { Client } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
@@ -21,7 +22,7 @@ async function main(): Promise<void> {
     taskQueue,
     workflowBundle: { codePath: process.env.FLOOR_BUNDLE! },
     activities: floorActivities(new Client({ connection: indexConnection, namespace }), taskQueue),
-    maxCachedWorkflows: 200,
+    maxCachedWorkflows: Number(process.env.FLOOR_CACHE_SIZE ?? 200),
   });
   console.error(`[worker] polling task queue "${taskQueue}"`);
   await worker.run();
