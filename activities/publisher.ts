@@ -162,7 +162,7 @@ export function pointerTargetOf(rev: Pick<Revision, 'id' | 'skillId' | 'action' 
 
 /** A publication whose pointer has moved (now, or by an earlier attempt), before the scope's index is told. */
 export interface PointerPublication {
-  /** What publishRevision returns, but `indexSeq`: with `awaitIndex: false` it is here already (the seq tellIndex announces). */
+  /** What publishRevision returns. Its `indexSeq` is here only with `awaitIndex: false` (the seq tellIndex announces); otherwise tellIndex answers it. */
   published: PublishResult;
   /** Tells the scope's index workflow (with an IndexApplied ack asked for unless `awaitIndex: false`); resolves to the publication's `indexSeq`. */
   tellIndex(): Promise<number | undefined>;
@@ -283,10 +283,10 @@ export function revisionPublisher(deps: PublisherDeps) {
     }
     if (rev.shadowBypassed) await audit(rev, input.opId, 'shadow_bypass', input.at, input.actor, 'published in shadow mode despite gate verdicts', 'active');
     const published: PublishResult = { status: result.kind === 'superseded' ? 'archived' : 'active', outcome: 'published', ...(startedCanary ? { canary: startedCanary } : {}) };
-    const applied = result.kind === 'applied' ? result.pointer : undefined;
-    if (input.awaitIndex ?? true) return { published, tellIndex: () => announce(rev.scopeKey, rev.skillId, applied, true) };
+    // The index is told about `now` (superseded: the pointer as it is then).
+    if (input.awaitIndex ?? true) return { published, tellIndex: () => announce(rev.scopeKey, rev.skillId, now, true) };
     // Nobody waits for an ack: the seq to announce is known before the index is told.
-    const toAnnounce = applied ?? (await store.readActive(rev.scopeKey, rev.skillId))?.pointer;
+    const toAnnounce = now ?? (await store.readActive(rev.scopeKey, rev.skillId))?.pointer;
     return { published: { ...published, indexSeq: toAnnounce?.seq }, tellIndex: () => announce(rev.scopeKey, rev.skillId, toAnnounce, false) };
   }
 
