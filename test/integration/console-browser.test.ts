@@ -221,8 +221,11 @@ describe('approver console in chromium', () => {
     expect(await link.count()).toBe(1);
     // The revision page answers slowly (a loaded server); meanwhile a decision made elsewhere
     // changes what Pending lists, which the page's poll (every 3 s) sees.
-    await page.route(`**/revisions/${held.revisionId}`, async (route) => {
-      const answer = await route.fetch();
+    // The page itself only: a glob would also hold the revision page's live poll (/live/revisions/…), whose
+    // fetch can still be in flight when the test ends and its page closes.
+    await page.route(`${web.url}/revisions/${held.revisionId}`, async (route) => {
+      const answer = await route.fetch().catch(() => undefined); // the page closed first: nothing to answer
+      if (!answer) return;
       await new Promise((r) => setTimeout(r, 8_000));
       await route.fulfill({ response: answer }).catch(() => undefined); // a cut-short navigation no longer takes it
     });
@@ -239,7 +242,8 @@ describe('approver console in chromium', () => {
     // The server decides at once; its answer reaches the browser only after the page's next poll
     // (every 3 s) has seen the revision change, as on a loaded server or a slow link.
     await page.route(`**/revisions/${held.revisionId}/decision`, async (route) => {
-      const answer = await route.fetch({ maxRedirects: 0 });
+      const answer = await route.fetch({ maxRedirects: 0 }).catch(() => undefined); // the page closed first: nothing to answer
+      if (!answer) return;
       await new Promise((r) => setTimeout(r, 4_000));
       await route.fulfill({ response: answer }).catch(() => undefined); // a cut-short navigation no longer takes it
     });
