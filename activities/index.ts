@@ -44,7 +44,8 @@ export function createActivities(
     canarySettings && canarySettings.policy !== 'none' && startRollout
       ? { ...canarySettings, startRollout, storageOutageToleranceMs: config.runtime.storageOutageToleranceMs }
       : undefined;
-  const publisher = publisherActivities({ store, signalIndex, signalRejections, ...(canary ? { canary } : {}) });
+  const revisions = revisionPublisher({ store, signalIndex, ...(canary ? { canary } : {}) });
+  const publisher = publisherActivities({ store, revisions, signalRejections });
   const activities = {
     ...learningActivities({ config, store, openai, noteSession }),
     ...record,
@@ -52,7 +53,7 @@ export function createActivities(
     ...jobPublicationActivities({
       store,
       recordRevision: record.recordRevision,
-      publishPointer: revisionPublisher({ store, signalIndex, ...(canary ? { canary } : {}) }).publishPointer,
+      publishPointer: revisions.publishPointer,
       noteSession,
       ...(recording ? { sendCollected: recording.sendCollected } : {}),
     }),

@@ -293,6 +293,8 @@ export function revisionPublisher(deps: PublisherDeps) {
   return { publishPointer, audit, announce };
 }
 
+export type RevisionPublisher = ReturnType<typeof revisionPublisher>;
+
 async function mustRead(store: SkillStore, ref: RevisionRef): Promise<Revision> {
   const rev = await store.readRevision(ref.scopeKey, ref.skillId, ref.revisionId);
   if (!rev) throw ApplicationFailure.nonRetryable(`revision ${ref.revisionId} of skill ${ref.skillId} does not exist in ${ref.scopeKey}`, NON_RETRYABLE.store);
@@ -307,16 +309,15 @@ async function mustRead(store: SkillStore, ref: RevisionRef): Promise<Revision> 
  */
 export function publisherActivities({
   store,
-  signalIndex,
+  revisions,
   signalRejections,
-  canary,
 }: {
   store: SkillStore;
-  signalIndex: SignalIndex;
+  /** The worker's revisionPublisher (shared with the learning job's publication). */
+  revisions: RevisionPublisher;
   signalRejections: SignalRejections;
-  canary?: CanaryPublishing;
 }) {
-  const { publishPointer, audit, announce } = revisionPublisher({ store, signalIndex, ...(canary ? { canary } : {}) });
+  const { publishPointer, audit, announce } = revisions;
 
   async function publishRevision(input: PublishInput): Promise<PublishResult> {
     return withStoreErrors(() =>

@@ -51,7 +51,11 @@ async function storedRevision(app: string, jobId: string, version: number, paren
 // Activities run in Temporal's activity environment (heartbeats, info).
 function publisher() {
   const signals: IndexChange[] = [];
-  const activities = publisherActivities({ store, signalIndex: async (_scope, change) => void signals.push(change), signalRejections: async () => {} });
+  const activities = publisherActivities({
+    store,
+    revisions: revisionPublisher({ store, signalIndex: async (_scope, change) => void signals.push(change) }),
+    signalRejections: async () => {},
+  });
   const env = new MockActivityEnvironment();
   return { publishRevision: (input: PublishInput) => env.run(activities.publishRevision, input), signals };
 }
