@@ -288,12 +288,12 @@ export function learningActivities({ config, store, openai, noteSession }: Learn
         if (segment.scopeMode === 'none') scope.app = scope.user = undefined;
         else if (segment.scopeMode === 'app') scope.user = undefined;
 
-        const events = await loadSegmentEvents(segment);
+        // Neither read needs the other: one S3 round trip instead of two, on every job's first workflow task.
+        const [events, { cursor: stored, failedReviews, etag: cursorEtag }] = await Promise.all([loadSegmentEvents(segment), store.readCursorVersion(key, segment.sessionId)]);
         // Attribution from the events already loaded (no request of its own), counted by the job's last write.
         const session = noteSession
           ? attributeSession(Context.current().info.workflowExecution?.workflowId ?? segment.segmentId, events, segment.outcome, segment.sessionId)
           : undefined;
-        const { cursor: stored, failedReviews, etag: cursorEtag } = await store.readCursorVersion(key, segment.sessionId);
         const reviewedAfter: ReviewCursor = stored ? { lastReviewedAt: stored.lastReviewedAt, lastEventCount: stored.lastEventCount } : {};
         const { delta, nextCursor } = deltaAfterCursor(events, reviewedAfter);
         const policy = shouldReview(buildReviewContext(delta, { precededBy: turnBefore(events, delta) }), { minToolCalls });

@@ -22,7 +22,7 @@ import { approvalWorkflow } from '../workflows';
 import { startMainWorker, type RunningWorker } from '../workers/in-process';
 import { distinctSkillName, sessionCreating } from '../test/support/publication';
 import { exampleSession } from '../test/support/sessions';
-import { startCountingProxy, type CountingProxy, type Counts } from './support/s3-counting-proxy';
+import { roundsOf, startCountingProxy, type CountingProxy, type Counts } from './support/s3-counting-proxy';
 import { median, percentile } from './support/stats';
 import type { BenchContext, BenchFigures } from './support/types';
 
@@ -32,6 +32,9 @@ const SCOPE_SIZES = QUICK ? [1, 50] : [1, 200, 2000];
 // BENCH_SCALE_N=50,200 and BENCH_SCALE_PARTS=operations,concurrency select parts of a run.
 const CONCURRENCY = process.env.BENCH_SCALE_N ? process.env.BENCH_SCALE_N.split(',').map(Number) : QUICK ? [5] : [50, 200];
 const PARTS = new Set((process.env.BENCH_SCALE_PARTS ?? 'operations,concurrency').split(','));
+// BENCH_S3_LATENCY_MS=20: every worker request waits that long in the proxy, as on a remote
+// store; the operations then also show their S3 round trips one after the other.
+const S3_LATENCY_MS = Number(process.env.BENCH_S3_LATENCY_MS ?? 0);
 const REPEATS = QUICK ? 1 : 3;
 
 function session(name: 'weather-report' | 'weather-report-followup' | 'small-talk', skillName?: string): SessionEvent[] {
@@ -70,6 +73,8 @@ async function historyBytes(client: Client, workflowId: string): Promise<number>
 interface Measured {
   requests: Counts;
   ms: number;
+  /** S3 round trips one after the other (requests in flight together count once). */
+  rounds: number;
 }
 
 async function measure(proxy: CountingProxy, fn: () => Promise<unknown>): Promise<Measured> {
@@ -77,7 +82,7 @@ async function measure(proxy: CountingProxy, fn: () => Promise<unknown>): Promis
   const started = performance.now();
   await fn();
   const ms = performance.now() - started;
-  return { requests: proxy.diff(before), ms };
+  return { requests: proxy.diff(before), ms, rounds: roundsOf(proxy.spansSince(before)) };
 }
 
 function heldRevision(scopeKey: string, app: string, skillId: string, parentId: string, n: number): Revision {
@@ -189,11 +194,11 @@ async function perOperation(ctx: BenchContext, w: RunningWorker, store: SkillSto
   const rows = Object.entries(ops).map(([op, ms]) => {
     const requests = median(ms.map((m) => m.requests.total));
     const detail = ms.at(-1)!.requests.byClass;
-    return { op, requests, ms: median(ms.map((m) => m.ms)), detail };
+    return { op, requests, rounds: median(ms.map((m) => m.rounds)), ms: median(ms.map((m) => m.ms)), detail };
   });
   for (const row of rows)
     ctx.log(
-      `  ${String(skills).padStart(5)} skills  ${row.op.padEnd(26)} ${String(row.requests).padStart(4)} S3 requests  ${row.ms.toFixed(0).padStart(6)} ms   ${JSON.stringify(row.detail)}`,
+      `  ${String(skills).padStart(5)} skills  ${row.op.padEnd(26)} ${String(row.requests).padStart(4)} S3 requests${S3_LATENCY_MS ? ` in ${String(row.rounds).padStart(3)} rounds` : ''}  ${row.ms.toFixed(0).padStart(6)} ms   ${JSON.stringify(row.detail)}`,
     );
   ctx.log(`  ${String(skills).padStart(5)} skills  learning job history: ${jobHistory} bytes`);
   return { rows, jobHistoryBytes: jobHistory };
@@ -236,7 +241,8 @@ async function concurrentJobs(w: RunningWorker, store: SkillStore, proxy: Counti
 
 export async function run(ctx: BenchContext): Promise<BenchFigures> {
   const base = loadConfig();
-  const proxy = await startCountingProxy(base.s3.endpoint!);
+  const proxy = await startCountingProxy(base.s3.endpoint!, { delayMs: S3_LATENCY_MS });
+  if (S3_LATENCY_MS) ctx.log(`Every worker S3 request waits ${S3_LATENCY_MS} ms in the proxy (BENCH_S3_LATENCY_MS), as on a remote store.`);
   const config: EvolutionConfig = {
     ...base,
     s3: { ...base.s3, endpoint: proxy.endpoint },

@@ -15,6 +15,18 @@ export interface Counts {
   byClass: Record<string, number>;
 }
 
+/** One forwarded request: its class and when it was in flight (ms since the proxy started). */
+export interface RequestSpan {
+  cls: string;
+  start: number;
+  end: number;
+}
+
+export interface ProxyOptions {
+  /** Held before each request is forwarded: a remote store's round trip on a local server. */
+  delayMs?: number;
+}
+
 export function keyClassOf(method: string, url: string): KeyClass {
   const [path = '', query = ''] = url.split('?');
   if (method === 'GET' && /(^|&)list-type=2/.test(query)) return 'list';
@@ -39,27 +51,60 @@ export interface CountingProxy {
   snapshot(): Counts;
   /** Requests between two snapshots. */
   diff(before: Counts, after?: Counts): Counts;
+  /** The requests answered after `before` was taken, oldest first (each request's span is recorded when it is answered). */
+  spansSince(before: Counts): RequestSpan[];
   close(): Promise<void>;
 }
 
-export async function startCountingProxy(target: string): Promise<CountingProxy> {
+/**
+ * Round trips one after the other: the periods in which at least one request was in flight.
+ * Requests sent together are one round; with a delay longer than the work between requests,
+ * this is the number of sequential round trips the operation waited for.
+ */
+export function roundsOf(spans: readonly RequestSpan[]): number {
+  let rounds = 0;
+  let busyUntil = -Infinity;
+  for (const s of [...spans].sort((a, b) => a.start - b.start)) {
+    if (s.start > busyUntil) rounds++;
+    busyUntil = Math.max(busyUntil, s.end);
+  }
+  return rounds;
+}
+
+/** Whether a request of class `a` and one of class `b` were in flight at the same time. */
+export function overlapped(spans: readonly RequestSpan[], a: string, b: string): boolean {
+  const of = (cls: string) => spans.filter((s) => s.cls === cls);
+  return of(a).some((x) => of(b).some((y) => x !== y && x.start < y.end && y.start < x.end));
+}
+
+export async function startCountingProxy(target: string, { delayMs = 0 }: ProxyOptions = {}): Promise<CountingProxy> {
   const upstream = new URL(target);
   const byClass: Record<string, number> = {};
   let total = 0;
+  const spans: (RequestSpan & { n: number })[] = [];
+  const started = performance.now();
   const server: Server = createServer((req: IncomingMessage, res) => {
     const method = req.method ?? 'GET';
     const cls = `${method} ${keyClassOf(method, req.url ?? '')}`;
     byClass[cls] = (byClass[cls] ?? 0) + 1;
-    total++;
-    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method, path: req.url, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
-    forward.on('error', (e) => {
-      res.writeHead(502);
-      res.end(String(e));
-    });
-    req.pipe(forward);
+    const n = ++total;
+    const start = performance.now() - started;
+    res.on('close', () => spans.push({ cls, start, end: performance.now() - started, n }));
+    const send = () => {
+      const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method, path: req.url, headers: req.headers }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      });
+      forward.on('error', (e) => {
+        res.writeHead(502);
+        res.end(String(e));
+      });
+      req.pipe(forward);
+    };
+    if (delayMs > 0) {
+      req.pause(); // the body waits with the request; pipe() resumes it
+      setTimeout(send, delayMs);
+    } else send();
   });
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -72,6 +117,9 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
       const out: Record<string, number> = {};
       for (const [k, v] of Object.entries(after.byClass)) if (v - (before.byClass[k] ?? 0) > 0) out[k] = v - (before.byClass[k] ?? 0);
       return { total: after.total - before.total, byClass: out };
+    },
+    spansSince(before) {
+      return spans.filter((s) => s.n > before.total).map(({ cls, start, end }) => ({ cls, start, end }));
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
