@@ -149,6 +149,15 @@ export function parseJson<S extends z.ZodType>(key: string, text: string, schema
   return parsed.data;
 }
 
+/**
+ * The stored form of a large object rewritten by every burst of its workflow (a scope's index
+ * and usage summary, which grow with the number of skills): without indentation it is about
+ * half the bytes, and a fifth of the serialisation time, of the indented form other objects keep.
+ */
+export function compactJson(value: object): string {
+  return `${JSON.stringify(value)}\n`;
+}
+
 function encode(key: string, body: StoredBody): { bytes: Uint8Array | string; contentType: string } {
   if (body instanceof Uint8Array) return { bytes: body, contentType: 'application/octet-stream' };
   if (typeof body === 'string') return { bytes: body, contentType: contentTypeFor(key) };

@@ -14,7 +14,7 @@ import { retryOnConflict } from './cas-retry';
 import { PreconditionConflictError } from './errors';
 import { scopeIndexKey } from './keys';
 import { mapLimit } from '../core/concurrency';
-import { parseJson, type ObjectStore } from './object-store';
+import { compactJson, parseJson, type ObjectStore } from './object-store';
 import type { PointerStore } from './pointer-store';
 import type { Same } from '../core/same-type';
 
@@ -183,7 +183,7 @@ export function scopeIndexStore(
       if (!next.changed && nextRejections === known) return next.applied;
       const index: ScopeIndex = { scopeKey, generation: (base?.index.generation ?? 0) + 1, skills: next.skills, removed: next.removed, rejections: nextRejections };
       try {
-        const { etag } = base ? await objects.putIfMatch(key, index, base.etag) : await objects.putCreateOnly(key, index);
+        const { etag } = base ? await objects.putIfMatch(key, compactJson(index), base.etag) : await objects.putCreateOnly(key, compactJson(index));
         remember(scopeKey, { index, etag });
         return next.applied;
       } catch (error) {

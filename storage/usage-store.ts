@@ -7,7 +7,7 @@ import type { Same } from '../core/same-type';
 import { retryOnConflict } from './cas-retry';
 import { PreconditionConflictError } from './errors';
 import { usageSummaryKey } from './keys';
-import type { ObjectStore } from './object-store';
+import { compactJson, type ObjectStore } from './object-store';
 import type { ScopeIndex, ScopeIndexStore } from './scope-index-store';
 
 const count = z.number().nonnegative();
@@ -131,7 +131,7 @@ export function usageStore(objects: ObjectStore, index: Pick<ScopeIndexStore, 'r
       const { summary, applied, counted } = applyScopeRecords(current?.summary ?? emptyUsage(scopeKey), records, offered, at, scopeKey);
       if (applied === 0) return { applied, generation: summary.generation, counted };
       try {
-        const { etag } = current ? await objects.putIfMatch(key, summary, current.etag) : await objects.putCreateOnly(key, summary);
+        const { etag } = current ? await objects.putIfMatch(key, compactJson(summary), current.etag) : await objects.putCreateOnly(key, compactJson(summary));
         remember(scopeKey, { summary, etag });
         return { applied, generation: summary.generation, counted };
       } catch (error) {
