@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -77,6 +77,19 @@ export function overlapped(spans: readonly RequestSpan[], a: string, b: string):
   return of(a).some((x) => of(b).some((y) => x !== y && x.start < y.end && y.start < x.end));
 }
 
+/** Forwards a request unchanged (Host header included, so SigV4 signatures stay valid) and pipes the answer back. */
+export function forwardRequest(upstream: URL, req: IncomingMessage, res: ServerResponse): void {
+  const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+    res.writeHead(up.statusCode ?? 502, up.headers);
+    up.pipe(res);
+  });
+  forward.on('error', (e) => {
+    res.writeHead(502);
+    res.end(String(e));
+  });
+  req.pipe(forward);
+}
+
 export async function startCountingProxy(target: string, { delayMs = 0 }: ProxyOptions = {}): Promise<CountingProxy> {
   const upstream = new URL(target);
   const byClass: Record<string, number> = {};
@@ -90,21 +103,10 @@ export async function startCountingProxy(target: string, { delayMs = 0 }: ProxyO
     const n = ++total;
     const start = performance.now() - started;
     res.on('close', () => spans.push({ cls, start, end: performance.now() - started, n }));
-    const send = () => {
-      const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method, path: req.url, headers: req.headers }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      });
-      forward.on('error', (e) => {
-        res.writeHead(502);
-        res.end(String(e));
-      });
-      req.pipe(forward);
-    };
     if (delayMs > 0) {
       req.pause(); // the body waits with the request; pipe() resumes it
-      setTimeout(send, delayMs);
-    } else send();
+      setTimeout(() => forwardRequest(upstream, req, res), delayMs);
+    } else forwardRequest(upstream, req, res);
   });
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fromTemporaryCredentials } from '@aws-sdk/credential-providers';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { createS3Client, S3CredentialsError, S3ResponseError, type S3Client, typ
 import { LOCAL_S3_ROLE_ARN, LOCAL_S3_TEST_IDENTITIES } from '../../infra/s3-auth';
 import { CREDENTIAL_VARIABLES, ROTATING_EXPIRES_IN_MS, writeAwsProfiles } from '../support/aws-profiles';
 import { realServices, uniqueName } from '../support/infra';
+import { forwardRequest } from '../../bench/support/s3-counting-proxy';
 
 /**
  * The S3 client with no keys of its own, through the AWS SDK's default credential chain,
@@ -157,15 +158,7 @@ async function keyRecordingProxy(target: string) {
     keys.push(/Credential=([^/]+)\//.exec(req.headers.authorization ?? '')?.[1] ?? '');
     const token = req.headers['x-amz-security-token'];
     if (typeof token === 'string') tokens.push(token);
-    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
-    forward.on('error', (e) => {
-      res.writeHead(502);
-      res.end(String(e));
-    });
-    req.pipe(forward);
+    forwardRequest(upstream, req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
