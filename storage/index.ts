@@ -2,7 +2,7 @@
 export { createBucket, createS3Client, sharedS3Client, S3CredentialsError, S3ResponseError, type S3Client, type S3Settings } from './s3-client';
 export * from './errors';
 export * from './keys';
-export { createObjectStore, parseJson, type ObjectStore, type Stored, type Fetched, type StoredBody } from './object-store';
+export { compactJson, createObjectStore, indentedJson, parseJson, type ObjectStore, type Stored, type Fetched, type StoredBody } from './object-store';
 export { createSkillStore, skillStoreOn, type SkillStore } from './skill-store';
 export { MUTABLE_REVISION_FIELDS, type RevisionPatch, type Transition } from './revision-store';
 export { tombstonePointer, type ActivePointerInput, type StoredPointer } from './pointer-store';

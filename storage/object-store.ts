@@ -158,10 +158,15 @@ export function compactJson(value: object): string {
   return `${JSON.stringify(value)}\n`;
 }
 
+/** The stored form of every other JSON object: indented, for people reading the bucket. */
+export function indentedJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
 function encode(key: string, body: StoredBody): { bytes: Uint8Array | string; contentType: string } {
   if (body instanceof Uint8Array) return { bytes: body, contentType: 'application/octet-stream' };
   if (typeof body === 'string') return { bytes: body, contentType: contentTypeFor(key) };
-  return { bytes: `${JSON.stringify(body, null, 2)}\n`, contentType: 'application/json' };
+  return { bytes: indentedJson(body), contentType: 'application/json' };
 }
 
 function contentTypeFor(key: string): string {

@@ -183,7 +183,8 @@ export function scopeIndexStore(
       if (!next.changed && nextRejections === known) return next.applied;
       const index: ScopeIndex = { scopeKey, generation: (base?.index.generation ?? 0) + 1, skills: next.skills, removed: next.removed, rejections: nextRejections };
       try {
-        const { etag } = base ? await objects.putIfMatch(key, compactJson(index), base.etag) : await objects.putCreateOnly(key, compactJson(index));
+        const body = compactJson(index);
+        const { etag } = base ? await objects.putIfMatch(key, body, base.etag) : await objects.putCreateOnly(key, body);
         remember(scopeKey, { index, etag });
         return next.applied;
       } catch (error) {

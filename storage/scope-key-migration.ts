@@ -4,7 +4,7 @@ import { mapLimit } from '../core/concurrency';
 import { sameJson } from './canonical-json';
 import { InvalidStorageRequestError, PreconditionConflictError } from './errors';
 import { revisionLocatorKey } from './keys';
-import type { ObjectStore } from './object-store';
+import { compactJson, indentedJson, type ObjectStore } from './object-store';
 
 /**
  * Moves what was stored under the scope-key mapping before issue 31 to the one-to-one
@@ -261,7 +261,9 @@ function rewritten(key: string, bytes: Uint8Array, group: Group): string | Uint8
   const to = group.newScopeKey!;
   const replace = (v: unknown): unknown =>
     v === from ? to : Array.isArray(v) ? v.map(replace) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, replace(x)])) : v;
-  return `${JSON.stringify(replace(JSON.parse(text)), null, 2)}\n`;
+  const value = replace(JSON.parse(text));
+  // In the form it was stored in: a scope's index and usage summary are compact (see compactJson).
+  return /^[[{]\n/.test(text) ? indentedJson(value) : compactJson(value as object);
 }
 
 function sameContent(key: string, stored: Uint8Array, body: string | Uint8Array): boolean {

@@ -131,7 +131,8 @@ export function usageStore(objects: ObjectStore, index: Pick<ScopeIndexStore, 'r
       const { summary, applied, counted } = applyScopeRecords(current?.summary ?? emptyUsage(scopeKey), records, offered, at, scopeKey);
       if (applied === 0) return { applied, generation: summary.generation, counted };
       try {
-        const { etag } = current ? await objects.putIfMatch(key, compactJson(summary), current.etag) : await objects.putCreateOnly(key, compactJson(summary));
+        const body = compactJson(summary);
+        const { etag } = current ? await objects.putIfMatch(key, body, current.etag) : await objects.putCreateOnly(key, body);
         remember(scopeKey, { summary, etag });
         return { applied, generation: summary.generation, counted };
       } catch (error) {

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { renderSkillMarkdown, scopeKey, shortHash, type EvolutionConfig, type Revision, type Scope } from '../../core';
 import { infraEnv, readState } from '../../infra';
-import { createSkillStore, experimentKey, type SkillStore } from '../../storage';
+import { compactJson, createSkillStore, experimentKey, indentedJson, type SkillStore } from '../../storage';
 import { legacyScopeKey, legacySegment, type ScopeKeyMigrationReport } from '../../storage/scope-key-migration';
 import { freshBucket, realServices, uniqueName } from '../support/infra';
 
@@ -67,12 +67,16 @@ async function writtenByOldCode(scope: Scope, skillId: string, opts: { session?:
   await put(`${base}skills/${skillId}/active.json`, { skillId, revisionId, deleted: false, managed: true, publishedAt: AT, seq: 1, recent: [], spec });
   await put(`${base}skills/${skillId}/SKILL.md`, renderSkillMarkdown(spec));
   await put(`${base}skills/${skillId}/audit/2026-11-29T10-00-00.000Z-${revisionId}.json`, { id: revisionId, scopeKey: oldKey, skillId, action: 'publish', at: AT });
-  await put(`${base}index.json`, {
-    scopeKey: oldKey,
-    generation: 1,
-    skills: [{ skillId, name: skillId, description: spec.description, revisionId, managed: true, seq: 1 }],
-    removed: [],
-  });
+  // Stored compact, as the index workflow writes it.
+  await put(
+    `${base}index.json`,
+    compactJson({
+      scopeKey: oldKey,
+      generation: 1,
+      skills: [{ skillId, name: skillId, description: spec.description, revisionId, managed: true, seq: 1 }],
+      removed: [],
+    }),
+  );
   const session = opts.session ?? 's1';
   await put(`${base}sessions/${legacySegment(session)}/cursor.json`, { lastReviewedAt: AT, lastEventCount: 4, updatedAt: AT });
   await put(`${base}jobs/${legacySegment(revision.jobId)}.json`, { jobId: revision.jobId, scopeKey: oldKey, status: 'completed' });
@@ -160,6 +164,18 @@ describe('evolution migrate scope-keys (a bucket written by the old mapping)', (
       expect(revision).toMatchObject({ scopeKey: key, scope, skillId });
       expect(await store.readScopeIndex(key)).toMatchObject({ index: { scopeKey: key, skills: [{ skillId }] } });
     }
+    // Each rewritten object keeps the form it was stored in.
+    const storedText = async (k: string) => {
+      const got = await store.objects.getText(k);
+      return got && !got.notModified ? got.value : '';
+    };
+    const movedIndex = await storedText(`scopes/${scopeKey(literal)}/index.json`);
+    expect(movedIndex).toBe(compactJson(JSON.parse(movedIndex) as object));
+    expect(movedIndex).toContain(JSON.stringify(scopeKey(literal)));
+    const movedRevision = await storedText(
+      `scopes/${scopeKey(appScope)}/skills/faq/revisions/${((await store.readActive(scopeKey(appScope), 'faq'))!.pointer as { revisionId: string }).revisionId}.json`,
+    );
+    expect(movedRevision).toBe(indentedJson(JSON.parse(movedRevision)));
     expect(await store.readCursor(scopeKey(literal), 's1')).toMatchObject({ lastEventCount: 4 });
     expect(await store.readCursor(scopeKey(anaScope), 'id-chat-7')).toMatchObject({ lastEventCount: 4 });
     expect(scopeKey(anaScope)).toBe(`users/${app}/${anaHash}`);
