@@ -42,7 +42,7 @@ export function jobPublicationActivities({ store, recordRevision, publishPointer
     async recordAndPublishRevision({ jobId, revision, outcome }: RecordAndPublishInput): Promise<PublishResult> {
       return withStoreErrors(() =>
         whileHeartbeating(async () => {
-          const recorded = await recordRevision({ revision, publishNow: true });
+          const recorded = await recordRevision({ revision, publishNow: true, ...(outcome ? { outcomeFollows: outcome } : {}) });
           const { published, tellIndex } = await publishPointer(jobPublication(jobId, revision, recorded));
           const recordOutcome = async (last: OutcomeToRecord) => {
             await store.writeJobOutcome(outcomeWithRevision(last.before, revision, published.status, published.indexSeq), last.at);

@@ -1,12 +1,16 @@
 import { auditEventId, type Revision } from '../core';
-import { decidedForPublication, outcomeWithRevision, type OutcomeToRecord, type RecordedRevision } from '../core/governance';
+import { decidedForPublication, outcomeLocates, outcomeWithRevision, type OutcomeToRecord, type RecordedRevision } from '../core/governance';
 import { withStoreErrors } from './errors';
 import { sameJson } from '../storage/canonical-json';
 import type { SkillStore } from '../storage';
 import type { ScopeRecording } from './usage';
 
-/** A revision published next is not its job's last write: the publication records the outcome. */
-export type RecordRevisionInput = { revision: Revision; publishNow?: false; outcome?: OutcomeToRecord } | { revision: Revision; publishNow: true; outcome?: never };
+/**
+ * A revision published next is not its job's last write: the publication records the outcome
+ * (`outcomeFollows`: the publication is the job's last write, so that outcome locates the revision).
+ */
+export type RecordRevisionInput =
+  { revision: Revision; publishNow?: false; outcome?: OutcomeToRecord } | { revision: Revision; publishNow: true; outcome?: never; outcomeFollows?: OutcomeToRecord };
 
 /**
  * Stores a gated revision (create-only, idempotent) with its audit trail. A revision that
@@ -22,10 +26,14 @@ export type RecordRevisionInput = { revision: Revision; publishNow?: false; outc
  */
 export function recordActivities({ store, noteSession }: { store: SkillStore; noteSession?: ScopeRecording['noteSession'] }) {
   return {
-    async recordRevision({ revision: gated, publishNow = false, outcome }: RecordRevisionInput): Promise<RecordedRevision> {
+    async recordRevision(input: RecordRevisionInput): Promise<RecordedRevision> {
+      const { revision: gated, publishNow = false, outcome } = input;
+      // The job's outcome, recorded by this activity after the revision, is what finds it by id: it needs no locator.
+      const locatingOutcome = outcome ?? (input.publishNow ? input.outcomeFollows : undefined);
+      const locatedByJobOutcome = locatingOutcome !== undefined && outcomeLocates(locatingOutcome.before, gated.id);
       return withStoreErrors(async () => {
         const revision = publishNow ? decidedForPublication(gated) : gated;
-        const stored = await store.createRevision(revision);
+        const stored = await store.createRevision(revision, { locatedByJobOutcome });
         const recorded: RecordedRevision = sameJson(stored, revision) ? { asWritten: true } : stored;
         if (revision.status === 'active') return recorded;
         // The operation is the revision's recording: its id is the revision id.

@@ -75,8 +75,8 @@ export function scopeRecording(recordScope: RecordScope) {
     };
     return {
       ...store,
-      async createRevision(input) {
-        const stored = await store.createRevision(input);
+      async createRevision(input, options) {
+        const stored = await store.createRevision(input, options);
         counts(stored.scopeKey, `revision:${stored.id}`, stored.createdAt, countRevisions([stored]));
         return stored;
       },

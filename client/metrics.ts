@@ -1,6 +1,6 @@
 import { countRevisions, type GovernanceCounts } from '../core/governance/counters';
 import type { Revision, UsageSummary } from '../core';
-import { jobOutcomesPrefix, mapLimit, type SkillStore } from '../storage';
+import { jobOutcomesPrefix, legacyJobOutcomesPrefix, mapLimit, type SkillStore } from '../storage';
 import { certificationChecks, evidenceStale } from './recertification';
 
 /** Governance counters of one scope (core/governance/counters.ts), with re-certification's finding. */
@@ -31,8 +31,8 @@ export function governanceMetricsOf(summary: Pick<UsageSummary, 'governance'> | 
 
 /**
  * The same counters recounted from every stored revision and job outcome: a scan whose cost
- * grows with the scope's history (thousands of requests at 10,000 revisions). For audits of
- * the incremental counters, never for a page or a poll.
+ * grows with the scope's history and with every scope's jobs (thousands of requests at 10,000
+ * revisions). For audits of the incremental counters, never for a page or a poll.
  */
 export async function recountScopeMetrics(store: SkillStore, scopeKey: string): Promise<GovernanceMetrics> {
   const ids = await store.listSkillIds(scopeKey);
@@ -48,14 +48,20 @@ export async function staleEvidence(store: SkillStore, scopeKey: string): Promis
   return active.filter(Boolean).length;
 }
 
-/** From the stored job outcomes: candidates the reconciler dropped, deltas quarantined. */
+/**
+ * From the stored job outcomes: candidates the reconciler dropped, deltas quarantined. A
+ * scope's outcomes share a prefix with those of the rare scope whose key hashes alike (each
+ * names its scope); older ones lie beside their scope: both are read.
+ */
 async function jobCounts(store: SkillStore, scopeKey: string): Promise<{ dropped: number; quarantined: number }> {
-  const keys = (await store.objects.list(jobOutcomesPrefix(scopeKey))).filter((k) => k.endsWith('.json'));
+  const listed = await Promise.all([store.objects.list(jobOutcomesPrefix(scopeKey)), store.objects.list(legacyJobOutcomesPrefix(scopeKey))]);
+  const keys = listed.flat().filter((k) => k.endsWith('.json'));
   const texts = await mapLimit(keys, 8, (k) => store.objects.getText(k));
   const counts = { dropped: 0, quarantined: 0 };
   for (const t of texts) {
     if (!t || t.notModified) continue;
-    const outcome = JSON.parse(t.value) as { dropped?: unknown[]; status?: string };
+    const outcome = JSON.parse(t.value) as { scopeKey?: string; dropped?: unknown[]; status?: string };
+    if (outcome.scopeKey !== scopeKey) continue;
     counts.dropped += outcome.dropped?.length ?? 0;
     if (outcome.status === 'quarantined') counts.quarantined++;
   }

@@ -1,4 +1,4 @@
-import { idSegment, isScopeKey, safeSegment } from '../core';
+import { idSegment, isScopeKey, learningJobTag, safeSegment, scopeTagOf, type LearningJobTag } from '../core';
 import { InvalidStorageRequestError } from './errors';
 
 /**
@@ -9,6 +9,8 @@ import { InvalidStorageRequestError } from './errors';
  */
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
+const SCOPE_TAG = /^[0-9a-f]{8}$/;
+const JOB_TAG = /^[0-9a-f]{16}$/;
 
 export function checkedScopeKey(scopeKey: string): string {
   if (!isScopeKey(scopeKey)) throw new InvalidStorageRequestError(`not a scope key: ${JSON.stringify(scopeKey)} (expected global, apps/{app} or users/{app}/{user})`);
@@ -53,9 +55,21 @@ export const cursorKey = (scopeKey: string, sessionId: string) => `${scopePrefix
 export const sessionAuditPrefix = (scopeKey: string) => `${scopePrefix(scopeKey)}session-audit/`;
 export const sessionAuditKey = (scopeKey: string, at: string, eventId: string) => `${sessionAuditPrefix(scopeKey)}${sortableTime(at)}-${safeSegment(eventId)}.json`;
 
-export const jobOutcomesPrefix = (scopeKey: string) => `${scopePrefix(scopeKey)}jobs/`;
-/** The job id contains slashes, so it becomes a hashed segment. */
-export const jobOutcomeKey = (scopeKey: string, jobId: string) => `${jobOutcomesPrefix(scopeKey)}${safeSegment(jobId)}.json`;
+/**
+ * A learning job's outcome, at its job tag (core learningJobTag): the tag is in the ids of the
+ * job's revisions, so a bare revision id finds the outcome, and the outcome the revision. A
+ * scope's outcomes share the scope part of the tag (a prefix that other scopes whose key
+ * hashes alike share too: each outcome names its scope).
+ */
+export const jobOutcomesPrefix = (scopeKey: string) => `jobs/${scopeTagOf(checkedScopeKey(scopeKey))}/`;
+export const jobOutcomeKey = (scopeKey: string, jobId: string) => jobOutcomeKeyOfTag(learningJobTag(checkedScopeKey(scopeKey), jobId));
+export function jobOutcomeKeyOfTag(tag: LearningJobTag): string {
+  if (!SCOPE_TAG.test(tag.scope) || !JOB_TAG.test(tag.job)) throw new InvalidStorageRequestError(`not a learning job tag: ${JSON.stringify(tag)}`);
+  return `jobs/${tag.scope}/${tag.job}.json`;
+}
+/** Where outcomes were stored before they were keyed by job tag (read as a fallback, never written). */
+export const legacyJobOutcomesPrefix = (scopeKey: string) => `${scopePrefix(scopeKey)}jobs/`;
+export const legacyJobOutcomeKey = (scopeKey: string, jobId: string) => `${legacyJobOutcomesPrefix(scopeKey)}${safeSegment(jobId)}.json`;
 
 export const experimentPrefix = (experimentId: string) => `experiments/${idSegment(experimentId)}/`;
 export const experimentKey = (experimentId: string) => `${experimentPrefix(experimentId)}experiment.json`;

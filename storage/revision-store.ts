@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RevisionSchema, revisionStatus, scopeKey as scopeKeyOf, type ActivePointer, type Revision, type RevisionStatus } from '../core';
+import { learningJobTagOf, RevisionSchema, revisionStatus, scopeKey as scopeKeyOf, type ActivePointer, type Revision, type RevisionStatus } from '../core';
 import type { RevisionRef } from '../core/governance/types';
 import { illegalTransitionMessage, judgeTransition } from '../core/revision-lifecycle';
 import { sameJson } from './canonical-json';
@@ -8,6 +8,7 @@ import { IllegalTransitionError, InvalidStorageRequestError, NotFoundError } fro
 import { parseInput } from './input';
 import { revisionKey, revisionLocatorKey, revisionsPrefix, skillsPrefix } from './keys';
 import { mapLimit } from '../core/concurrency';
+import type { RevisionLocation } from './job-outcome-store';
 import type { ObjectStore } from './object-store';
 import { putOnce } from './put-once';
 
@@ -28,11 +29,26 @@ const RevisionLocatorSchema = z.object({ scopeKey: z.string(), skillId: z.string
 
 const READ_CONCURRENCY = 8;
 
+export interface CreateRevisionOptions {
+  /**
+   * The caller records the outcome of the learning job that made this revision next, in the
+   * same activity (its last write): that outcome finds the revision by bare id, so no locator
+   * is written. The id's uniqueness rests on its job's (learningRevisionIdFor hashes the scope
+   * key and the job id). Only for ids learningRevisionIdFor makes.
+   */
+  locatedByJobOutcome?: boolean;
+}
+
 /**
  * `pointerOf` reads a skill's pointer: every listing reports the status derived from it
- * (core `revisionStatus`), never a stored copy kept in sync.
+ * (core `revisionStatus`), never a stored copy kept in sync. `locateThroughJobOutcome` finds a
+ * revision that has no locator (CreateRevisionOptions).
  */
-export function revisionStore(objects: ObjectStore, pointerOf: (scopeKey: string, skillId: string) => Promise<ActivePointer | undefined>) {
+export function revisionStore(
+  objects: ObjectStore,
+  pointerOf: (scopeKey: string, skillId: string) => Promise<ActivePointer | undefined>,
+  locateThroughJobOutcome: (revisionId: string) => Promise<RevisionLocation | undefined>,
+) {
   async function withStatus(scopeKey: string, skillId: string, revisions: Revision[]): Promise<Revision[]> {
     if (revisions.length === 0) return revisions;
     const pointer = await pointerOf(scopeKey, skillId);
@@ -59,13 +75,18 @@ export function revisionStore(objects: ObjectStore, pointerOf: (scopeKey: string
    * one, even if it has moved on in its lifecycle; different content under the same id
    * is a non-retryable conflict.
    */
-  async function createRevision(input: z.input<typeof RevisionSchema>): Promise<Revision> {
+  async function createRevision(input: z.input<typeof RevisionSchema>, options: CreateRevisionOptions = {}): Promise<Revision> {
     const rev = parseInput(RevisionSchema, input, `revision ${String((input as { id?: unknown })?.id)}`);
     if (scopeKeyOf(rev.scope) !== rev.scopeKey) {
       throw new InvalidStorageRequestError(`revision ${rev.id} has scopeKey ${rev.scopeKey}, but its scope maps to ${scopeKeyOf(rev.scope)}`);
     }
+    if (options.locatedByJobOutcome && !learningJobTagOf(rev.id)) {
+      throw new InvalidStorageRequestError(
+        `revision ${rev.id} is not a learning job's revision id (rev-{scope tag}-{job tag}-{n}): only those are located through their job's outcome`,
+      );
+    }
     const key = revisionKey(rev.scopeKey, rev.skillId, rev.id);
-    await writeLocator(rev);
+    if (!options.locatedByJobOutcome) await writeLocator(rev);
     return putOnce(objects, key, rev, {
       schema: RevisionSchema,
       same: (stored, written) => sameJson(immutableContent(stored), immutableContent(written)),
@@ -95,11 +116,11 @@ export function revisionStore(objects: ObjectStore, pointerOf: (scopeKey: string
       .sort(byCreation);
   }
 
-  /** By bare id, with its derived status. */
+  /** By bare id, with its derived status: through its job's outcome (a learning job's last revision), else its locator. */
   async function findRevision(revisionId: string): Promise<Revision | undefined> {
-    const locator = await objects.getJson(revisionLocatorKey(revisionId), RevisionLocatorSchema);
-    if (!locator) return undefined;
-    const rev = await readRevision(locator.value.scopeKey, locator.value.skillId, revisionId);
+    const location = (await locateThroughJobOutcome(revisionId)) ?? (await objects.getJson(revisionLocatorKey(revisionId), RevisionLocatorSchema))?.value;
+    if (!location) return undefined;
+    const rev = await readRevision(location.scopeKey, location.skillId, revisionId);
     return rev && (await withStatus(rev.scopeKey, rev.skillId, [rev]))[0];
   }
 

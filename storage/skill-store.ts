@@ -15,7 +15,8 @@ import { pinStore } from './pin-store';
 /** Every domain operation on the bucket; each one is idempotent under Temporal retries. */
 export function skillStoreOn(objects: ObjectStore) {
   const pointers = pointerStore(objects);
-  const revisions = revisionStore(objects, async (scopeKey, skillId) => (await pointers.readActive(scopeKey, skillId))?.pointer);
+  const jobOutcomes = jobOutcomeStore(objects);
+  const revisions = revisionStore(objects, async (scopeKey, skillId) => (await pointers.readActive(scopeKey, skillId))?.pointer, jobOutcomes.locateThroughJobOutcome);
   const rejections = rejectionStore(objects);
   const index = scopeIndexStore(objects, pointers, revisions.listSkillIds, rejections.rejectionsVersion);
   return {
@@ -30,7 +31,7 @@ export function skillStoreOn(objects: ObjectStore) {
     ...cursorStore(objects),
     ...payloadStore(objects),
     ...datasetStore(objects),
-    ...jobOutcomeStore(objects),
+    ...jobOutcomes,
   };
 }
 

@@ -1,3 +1,4 @@
+import { learningJobTag, learningJobTagOf } from '../learning/revision-id';
 import type { JobUsage } from '../usage/records';
 import type { Revision, RevisionStatus } from '../schemas';
 import type { JobOutcome, RevisionSummary } from './types';
@@ -33,4 +34,15 @@ export interface OutcomeToRecord {
   at: string;
   /** The job's usage (usage attribution), counted with the outcome. */
   usage?: JobUsage;
+}
+
+/**
+ * Whether the stored outcome of a job finds `revisionId` by bare id: outcomes are keyed by
+ * the job tag a learning job's revision ids carry (core learningRevisionIdFor).
+ */
+export function outcomeLocates(outcome: Pick<JobOutcome, 'scopeKey' | 'jobId'>, revisionId: string): boolean {
+  const carried = learningJobTagOf(revisionId);
+  if (!carried) return false;
+  const tag = learningJobTag(outcome.scopeKey, outcome.jobId);
+  return carried.scope === tag.scope && carried.job === tag.job;
 }

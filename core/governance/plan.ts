@@ -1,5 +1,5 @@
 import { findExistingSkill, reconcileDecision } from '../learning/reconcile';
-import { revisionIdFor } from '../learning/revision-id';
+import { learningRevisionIdFor } from '../learning/revision-id';
 import { skillIdForName } from '../skills/scope-key';
 import type { ExistingSkill, Outcome, ReviewDecision, Revision, Scope, SkillSpec } from '../schemas';
 import { buildGovernedRevision, type GovernanceSettings, type RevisionDraft } from './build-revision';
@@ -71,7 +71,7 @@ export function planRevisions(input: PlanInput): RevisionPlan {
 
   const revisions = drafts.map((d, ordinal) =>
     buildGovernedRevision(
-      { ...d, revisionId: revisionIdFor(input.jobId, ordinal), jobId: input.jobId, scope: input.scope, scopeKey: input.scopeKey },
+      { ...d, revisionId: learningRevisionIdFor(input.scopeKey, input.jobId, ordinal), jobId: input.jobId, scope: input.scope, scopeKey: input.scopeKey },
       {
         existing: input.existingSkills,
         outcome: input.outcome,

@@ -45,7 +45,7 @@ export interface ReviewFailure {
   at: string;
 }
 
-/** What a learning job did; stored at `scopes/{scope}/jobs/{jobId}.json` and returned to `--wait`. */
+/** What a learning job did; stored at `jobs/{scope tag}/{job tag}.json` (storage jobOutcomeKey) and returned to `--wait`. */
 export interface JobOutcome {
   jobId: string;
   scopeKey: string;

@@ -1,6 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { scopeKey as scopeKeyOf, type Revision, type RevisionStatus } from '../../core';
-import { IllegalTransitionError, InvalidStorageRequestError, NotFoundError, PreconditionConflictError, createSkillStore, type SkillStore } from '../../storage';
+import { learningRevisionIdFor, revisionIdFor, scopeKey as scopeKeyOf, type Revision, type RevisionStatus } from '../../core';
+import type { JobOutcome } from '../../core/governance';
+import {
+  IllegalTransitionError,
+  InvalidStorageRequestError,
+  NotFoundError,
+  PreconditionConflictError,
+  createSkillStore,
+  legacyJobOutcomeKey,
+  revisionLocatorKey,
+  type SkillStore,
+} from '../../storage';
 import { realServices, uniqueName } from '../support/infra';
 
 let store: SkillStore;
@@ -88,6 +98,59 @@ describe('revisions', () => {
     expect(elsewhere).toBeInstanceOf(PreconditionConflictError);
     expect((elsewhere as Error).message).toMatch(`revision id ${rev.id} already belongs to skill weather in ${a.sk}`);
     expect(await store.listRevisions(b.sk, 'weather')).toEqual([]);
+  });
+
+  it("a learning job's revision written without a locator is found by bare id through its job's outcome, once that is recorded", async () => {
+    const { scope, sk } = newScope();
+    const jobId = `learning/${sk}/${uniqueName('session')}/seg-1`;
+    const first = revision(sk, scope, 'weather', { id: learningRevisionIdFor(sk, jobId, 0), jobId });
+    const last = revision(sk, scope, 'packing', { id: learningRevisionIdFor(sk, jobId, 1), jobId });
+    await store.createRevision(first);
+    await store.createRevision(last, { locatedByJobOutcome: true });
+    expect(await store.objects.getText(revisionLocatorKey(last.id))).toBeUndefined();
+    expect(await store.findRevision(last.id)).toBeUndefined(); // its outcome is the activity's next write
+    const summary = (r: Revision) => ({ revisionId: r.id, skillId: r.skillId, name: r.skillId, action: r.action, status: r.status, shadowBypassed: false, reasons: [] });
+    const outcome: JobOutcome = {
+      jobId,
+      scopeKey: sk,
+      sessionId: 's',
+      status: 'reviewed',
+      reason: 'r',
+      deltaEvents: 2,
+      cursorAdvanced: true,
+      revisions: [summary(first), summary(last)],
+      dropped: [],
+    };
+    await store.writeJobOutcome(outcome, '2026-11-29T10:00:01.000Z');
+    expect(await store.findRevision(last.id)).toEqual(last);
+    expect(await store.findRevision(first.id)).toEqual(first);
+    expect(await store.readJobOutcome(sk, jobId)).toEqual({ ...outcome, recordedAt: '2026-11-29T10:00:01.000Z' });
+    // Only ids revisionIdFor makes can be located that way.
+    const other = await store.createRevision(revision(sk, scope, 'weather'), { locatedByJobOutcome: true }).catch((e: unknown) => e);
+    expect(other).toBeInstanceOf(InvalidStorageRequestError);
+    expect((other as Error).message).toMatch(/is not a learning job's revision id/);
+  });
+
+  it('outcomes and learning revisions stored before outcomes were keyed by job hash are still found (beside their scope; by locator)', async () => {
+    const { scope, sk } = newScope();
+    const jobId = `learning/${sk}/${uniqueName('session')}/seg-1`;
+    const rev = revision(sk, scope, 'weather', { id: revisionIdFor(jobId, 0), jobId }); // the id shape learning jobs used then
+    await store.createRevision(rev); // with its locator, as every revision was
+    const outcome = {
+      jobId,
+      scopeKey: sk,
+      sessionId: 's',
+      status: 'reviewed',
+      reason: 'r',
+      deltaEvents: 2,
+      cursorAdvanced: true,
+      revisions: [],
+      dropped: [],
+      recordedAt: '2026-11-29T10:00:01.000Z',
+    };
+    await store.objects.put(legacyJobOutcomeKey(sk, jobId), outcome);
+    expect(await store.readJobOutcome(sk, jobId)).toEqual(outcome);
+    expect(await store.findRevision(rev.id)).toEqual(rev);
   });
 
   it('list oldest first, per skill, by status, and the skills of a scope', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSkillStore, indexChangeFor, mapLimit, type SkillStore } from '../../storage';
+import { createSkillStore, indexChangeFor, mapLimit, revisionLocatorKey, type SkillStore } from '../../storage';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { SkillRepository } from '../../client/skill-repository';
 import { nextPointer, scopeKey as scopeKeyOf, type EvolutionConfig } from '../../core';
@@ -49,7 +49,7 @@ async function seed(scopeKey: string): Promise<void> {
 }
 
 describe('S3 requests per change', () => {
-  it(`a new session's create + publish in a scope of ${SKILLS} skills costs 11 requests (1 of them the usage summary's write), and an agent's refresh after it one`, async () => {
+  it(`a new session's create + publish in a scope of ${SKILLS} skills costs 10 requests (1 of them the usage summary's write), and an agent's refresh after it one`, async () => {
     const app = uniqueName('budget');
     const scopeKey = scopeKeyOf({ mode: 'app', app });
     await seed(scopeKey);
@@ -72,7 +72,7 @@ describe('S3 requests per change', () => {
       // version of what approvers rejected in the scope (none here): the rejections are read only when it names some this worker has not seen.
       'GET index': 1,
       'PUT cursor': 1, // with the reviewer's answer, so a retry of the step after a Temporal outage calls no model again
-      'PUT locator': 1,
+      // No locator: the job's outcome, keyed by the hash its revision ids carry, finds the revision by bare id.
       'PUT revision': 1,
       'PUT audit': 1, // the publication log entry
       'PUT pointer': 1,
@@ -83,7 +83,11 @@ describe('S3 requests per change', () => {
       // with many jobs finishing at once, one write counts them all.
       'PUT usage': 1,
     });
-    expect(cost.total).toBe(11);
+    expect(cost.total).toBe(10);
+
+    const [created] = out.revisions;
+    expect(await store.objects.getText(revisionLocatorKey(created!.revisionId))).toBeUndefined();
+    expect(await store.findRevision(created!.revisionId)).toMatchObject({ id: created!.revisionId, scopeKey, skillId: created!.skillId, status: 'active' });
 
     const refreshed = proxy.snapshot();
     expect(await repo.refresh()).toBe(true);
