@@ -220,10 +220,12 @@ export function revisionPublisher(deps: PublisherDeps) {
       input.auditAction === 'promote'
         ? undefined
         : { held: true, reasons: rev.human?.reasons ?? [], decision: 'approved', reviewer: input.actor, comment: input.reason, decidedAt: input.at };
-    // The decision is stored on the revision (stored status `active` = decided for publication).
+    // The decision is stored on the revision (stored status `active` = decided for publication), once per attempt.
+    let decisionRecorded = rev.status === 'active' || rev.status === 'archived';
     const recordDecision = async () => {
-      if (rev.status === 'active' || rev.status === 'archived') return;
+      if (decisionRecorded) return;
       await store.transitionRevision(input.revision, { to: 'active', reason: input.reason, at: input.at, patch: { ...(human ? { human } : {}), promotedAt: input.at } });
+      decisionRecorded = true;
     };
     // Staged rollout: one extra GET, only when a canary policy is set and the revision is an update.
     const livePointer = canary && canary.policy !== 'none' && rev.action === 'update' ? (await store.readActive(rev.scopeKey, rev.skillId))?.pointer : undefined;

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSkillStore, indexChangeFor, mapLimit, revisionLocatorKey, type SkillStore } from '../../storage';
+import { decideRevision } from '../../client/approvals';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { SkillRepository } from '../../client/skill-repository';
 import { nextPointer, scopeKey as scopeKeyOf, type EvolutionConfig } from '../../core';
 import { startCountingProxy, type CountingProxy } from '../../bench/support/s3-counting-proxy';
 import { realServices, uniqueName } from '../support/infra';
+import { holdRevision } from '../support/console';
 import { distinctSkillName, sessionCreating } from '../support/publication';
 import { startMainWorker, type RunningWorker } from '../support/worker';
 
@@ -93,5 +95,35 @@ describe('S3 requests per change', () => {
     expect(await repo.refresh()).toBe(true);
     expect(proxy.diff(refreshed).total).toBe(1);
     expect((await repo.load('request-budget-skill')).markdown).toContain('request-budget-skill');
+  }, 180_000);
+
+  it('an approval reads the held revision once to publish it and once to record the decision', async () => {
+    const app = uniqueName('budget-approval');
+    const scope = { mode: 'app' as const, app };
+    const scopeKey = scopeKeyOf(scope);
+    await seed(scopeKey);
+    const skillId = distinctSkillName(scopeKey, 0);
+    const parent = (await store.readActive(scopeKey, skillId))!.pointer;
+    const spec = { ...parent.spec!, steps: ['one', 'two'] };
+    const held = await holdRevision(w, store, scope, spec, { parentId: parent.revisionId });
+
+    const before = proxy.snapshot();
+    // The client's own reads (the approver's side) go around the proxy: the worker's requests are counted.
+    await decideRevision({ client: w.client, store }, held.revisionId, { decision: 'approve', reviewer: 'budget' });
+    for (const deadline = Date.now() + 60_000; (await store.readUsage(scopeKey))?.summary.governance?.counts.humanApproved !== 1 && Date.now() < deadline;)
+      await new Promise((r) => setTimeout(r, 100));
+    const cost = proxy.diff(before);
+    expect(await store.findRevision(held.revisionId)).toMatchObject({ status: 'active', human: { decision: 'approved', reviewer: 'budget' } });
+    expect(cost.byClass).toEqual({
+      'GET revision': 2, // what is published, and the read of the decision's conditional write
+      'PUT revision': 1, // the decision
+      'GET pointer': 1, // an update: the pointer it moves
+      'PUT audit': 1, // the publication log entry
+      'PUT pointer': 1,
+      'GET index': 1, // the scope's index workflow starts with this approval (the test seeded the index directly) and reads it once
+      'PUT index': 1,
+      'PUT usage': 1,
+    });
+    expect(cost.total).toBe(9);
   }, 180_000);
 });
