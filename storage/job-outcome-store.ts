@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { learningJobTagOf } from '../core';
-import { JobOutcomeSchema, type JobOutcome } from '../core/governance';
+import { JobOutcomeSchema, outcomeLocates, type JobOutcome } from '../core/governance';
 import { jobOutcomeKey, jobOutcomeKeyOfTag, legacyJobOutcomeKey } from './keys';
 import type { ObjectStore } from './object-store';
 
@@ -35,8 +35,9 @@ export function jobOutcomeStore(objects: ObjectStore) {
     const tag = learningJobTagOf(revisionId);
     if (!tag) return undefined;
     const outcome = (await objects.getJson(jobOutcomeKeyOfTag(tag), StoredJobOutcomeSchema))?.value;
-    const listed = outcome?.revisions.find((r) => r.revisionId === revisionId);
-    return listed && { scopeKey: outcome!.scopeKey, skillId: listed.skillId };
+    if (!outcome || !outcomeLocates(outcome, revisionId)) return undefined;
+    const listed = outcome.revisions.find((r) => r.revisionId === revisionId);
+    return listed && { scopeKey: outcome.scopeKey, skillId: listed.skillId };
   }
 
   return { writeJobOutcome, readJobOutcome, locateThroughJobOutcome };

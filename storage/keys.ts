@@ -10,7 +10,7 @@ import { InvalidStorageRequestError } from './errors';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 const SCOPE_TAG = /^[0-9a-f]{8}$/;
-const JOB_TAG = /^[0-9a-f]{16}$/;
+const JOB_TAG = /^[0-9a-f]{32}$/;
 
 export function checkedScopeKey(scopeKey: string): string {
   if (!isScopeKey(scopeKey)) throw new InvalidStorageRequestError(`not a scope key: ${JSON.stringify(scopeKey)} (expected global, apps/{app} or users/{app}/{user})`);

@@ -15,7 +15,8 @@ export function revisionIdFor(jobId: string, ordinal: number): string {
 
 /**
  * Where a learning job's outcome is stored (storage `jobOutcomeKey`): 8 hex of its scope
- * key's hash, so a scope's outcomes share a prefix, and 16 of its job id's.
+ * key's hash, so a scope's outcomes share a prefix, and 32 of its job id's (the job id names
+ * the scope: the job part alone keeps two jobs' ids apart, against a tenant choosing ids too).
  */
 export interface LearningJobTag {
   scope: string;
@@ -24,7 +25,7 @@ export interface LearningJobTag {
 
 export function learningJobTag(scopeKey: string, jobId: string): LearningJobTag {
   if (jobId === '') throw new RangeError('jobId must not be empty');
-  return { scope: scopeTagOf(scopeKey), job: shortHash(jobId, 16) };
+  return { scope: scopeTagOf(scopeKey), job: shortHash(jobId, 32) };
 }
 
 /** The scope part of its learning jobs' tags. */
@@ -43,7 +44,7 @@ export function learningRevisionIdFor(scopeKey: string, jobId: string, ordinal: 
   return `rev-${tag.scope}-${tag.job}-${checkedOrdinal(ordinal)}`;
 }
 
-const LEARNING_REVISION_ID = /^rev-([0-9a-f]{8})-([0-9a-f]{16})-(?:0|[1-9][0-9]*)$/;
+const LEARNING_REVISION_ID = /^rev-([0-9a-f]{8})-([0-9a-f]{32})-(?:0|[1-9][0-9]*)$/;
 
 /** The job tag a learning revision id carries (undefined for ids of any other shape, those of older learning jobs included). */
 export function learningJobTagOf(revisionId: string): LearningJobTag | undefined {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildGovernedRevision, outcomeWithRevision, revisionSummary, type GovernanceSettings } from '../../core/governance';
+import { buildGovernedRevision, outcomeLocates, outcomeWithRevision, revisionSummary, type GovernanceSettings } from '../../core/governance';
+import { learningRevisionIdFor, revisionIdFor } from '../../core/learning';
 import { reviewedOutcomeBefore } from '../support/job-outcome';
 
 const governance: GovernanceSettings = { humanGate: 'none', shadowMode: false, minToolCalls: 4, effectivenessThreshold: 0.8 };
@@ -54,5 +55,18 @@ describe('outcomeWithRevision', () => {
     expect(both).toEqual({ ...before, revisions: [revisionSummary(gated('first-skill', 'always'), 'pending_approval'), revisionSummary(gated('second-skill'), 'active', 3)] });
     expect(before.revisions).toEqual([]);
     expect(first.revisions).toHaveLength(1);
+  });
+});
+
+describe('outcomeLocates', () => {
+  const job = { scopeKey: 'apps/shop', jobId: 'learning/apps/shop/s1/seg-1' };
+  it("is true for the job's own learning revision ids only", () => {
+    expect(outcomeLocates(job, learningRevisionIdFor(job.scopeKey, job.jobId, 0))).toBe(true);
+    expect(outcomeLocates(job, learningRevisionIdFor(job.scopeKey, job.jobId, 3))).toBe(true);
+    expect(outcomeLocates(job, learningRevisionIdFor(job.scopeKey, 'learning/apps/shop/s1/seg-2', 0))).toBe(false);
+    expect(outcomeLocates(job, learningRevisionIdFor('apps/other', job.jobId, 0))).toBe(false);
+    // Ids of other shapes (those of learning jobs before the tags included) are found by their locators.
+    expect(outcomeLocates(job, revisionIdFor(job.jobId, 0))).toBe(false);
+    expect(outcomeLocates(job, 'external-0123456789abcdef01234567')).toBe(false);
   });
 });

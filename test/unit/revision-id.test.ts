@@ -24,7 +24,7 @@ describe('revisionIdFor', () => {
   it("a learning job's revision carries its job's tag (what its stored outcome is keyed by); ids of other shapes carry none", () => {
     const jobId = 'learning/apps/shop/s1/seg-1';
     const id = learningRevisionIdFor('apps/shop', jobId, 0);
-    expect(id).toMatch(/^rev-[0-9a-f]{8}-[0-9a-f]{16}-0$/);
+    expect(id).toMatch(/^rev-[0-9a-f]{8}-[0-9a-f]{32}-0$/);
     expect(learningRevisionIdFor('apps/shop', jobId, 0)).toBe(id);
     expect(learningRevisionIdFor('apps/shop', jobId, 1)).not.toBe(id);
     expect(learningJobTagOf(id)).toEqual(learningJobTag('apps/shop', jobId));
