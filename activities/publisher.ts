@@ -24,7 +24,7 @@ import { recordRejection } from './rejections';
 import type { SignalIndex, SignalRejections } from './scope-index-signal';
 import type { StartRollout } from './rollout-start';
 import { goesThroughCanary, type CanaryPolicy, type RolloutSettings } from '../core/rollout';
-import { indexChangeFor, retryOnConflict, type SkillStore } from '../storage';
+import { indexChangeFor, retryOnConflict, type SkillStore, type StoredPointer } from '../storage';
 
 export interface PublishInput {
   revision: RevisionRef;
@@ -91,8 +91,12 @@ export interface PointerOperation {
   requireParentId?: string;
   /** Runs once the operation is known to apply, before the pointer moves (records the decision on the revision). */
   beforeApply?: () => Promise<void>;
-  /** A create: try the create-only PUT without reading the (probably absent) pointer first. */
-  expectNew?: boolean;
+  /**
+   * The pointer as the caller has just read it, or 'absent' (none read, or a create that
+   * expects none): the first try decides on it instead of reading again. A stale one only
+   * loses the conditional PUT's race, and the next try reads.
+   */
+  firstRead?: StoredPointer | 'absent';
 }
 
 /** `pointer` is what this attempt wrote (absent when an earlier attempt applied the operation). */
@@ -117,7 +121,7 @@ export async function movePointer(store: SkillStore, op: PointerOperation): Prom
   let firstTry = true;
   return retryOnConflict(
     async () => {
-      const current = op.expectNew && firstTry ? undefined : await store.readActive(op.scopeKey, op.skillId);
+      const current = firstTry && op.firstRead !== undefined ? (op.firstRead === 'absent' ? undefined : op.firstRead) : await store.readActive(op.scopeKey, op.skillId);
       firstTry = false;
       let decision = decidePublication({ pointer: current?.pointer, opId: op.opId, baseSeq, requireParentId: op.requireParentId });
       const resolved = decision.kind === 'apply' && op.resolve ? op.resolve(current?.pointer) : op.target;
@@ -258,7 +262,7 @@ export function revisionPublisher(deps: PublisherDeps) {
         : {}),
       requireParentId: input.requireParentId,
       beforeApply: recordDecision,
-      expectNew: rev.action === 'create' && !rev.parentId,
+      ...(rev.action === 'create' && !rev.parentId ? { firstRead: 'absent' as const } : {}),
     });
     if (result.kind === 'stale_parent') {
       const reason = `stale parent: the active revision is ${result.activeRevisionId ?? 'none'}, the submission was based on ${input.requireParentId}`;
@@ -366,7 +370,7 @@ export function publisherActivities({
           const indexSeq = await announce(input.scopeKey, input.skillId, current!.pointer);
           return { skillId: input.skillId, restoredRevisionId: recent[doneAt]!.revisionId, archivedRevisionId: recent[doneAt - 1]?.revisionId, indexSeq };
         }
-        const revisions = await store.listRevisions(input.scopeKey, input.skillId); // statuses derived from the pointer
+        const revisions = await store.listRevisions(input.scopeKey, input.skillId, { pointer: current?.pointer }); // statuses derived from the pointer just read
         if (revisions.length === 0) throw fail(`skill ${input.skillId} has no revisions in ${input.scopeKey}`);
         let target: Revision | undefined;
         if (input.targetRevisionId) {
@@ -388,6 +392,7 @@ export function publisherActivities({
           reason,
           action: 'rollback',
           target: pointerTargetOf(target),
+          firstRead: current ?? 'absent',
         });
         const indexSeq = await announce(input.scopeKey, input.skillId, result.kind === 'applied' ? result.pointer : undefined);
         if (result.kind === 'applied' && result.pointer) {

@@ -49,9 +49,10 @@ export function revisionStore(
   pointerOf: (scopeKey: string, skillId: string) => Promise<ActivePointer | undefined>,
   locateThroughJobOutcome: (revisionId: string) => Promise<RevisionLocation | undefined>,
 ) {
-  async function withStatus(scopeKey: string, skillId: string, revisions: Revision[]): Promise<Revision[]> {
+  /** `read`: the skill's pointer as the caller has just read it (no read then). */
+  async function withStatus(scopeKey: string, skillId: string, revisions: Revision[], read?: { pointer: ActivePointer | undefined }): Promise<Revision[]> {
     if (revisions.length === 0) return revisions;
-    const pointer = await pointerOf(scopeKey, skillId);
+    const pointer = read ? read.pointer : await pointerOf(scopeKey, skillId);
     return revisions.map((r) => ({ ...r, status: revisionStatus(pointer, r) }));
   }
 
@@ -94,11 +95,11 @@ export function revisionStore(
     });
   }
 
-  /** Oldest first (by createdAt, then id), each with its derived status (one pointer read). */
-  async function listRevisions(scopeKey: string, skillId: string): Promise<Revision[]> {
+  /** Oldest first (by createdAt, then id), each with its derived status (one pointer read, unless the caller has just read it). */
+  async function listRevisions(scopeKey: string, skillId: string, read?: { pointer: ActivePointer | undefined }): Promise<Revision[]> {
     const keys = (await objects.list(revisionsPrefix(scopeKey, skillId))).filter((k) => k.endsWith('.json'));
     const revisions = await mapLimit(keys, READ_CONCURRENCY, async (k) => (await objects.getJson(k, RevisionSchema))?.value);
-    return withStatus(scopeKey, skillId, revisions.filter((r): r is Revision => r !== undefined).sort(byCreation));
+    return withStatus(scopeKey, skillId, revisions.filter((r): r is Revision => r !== undefined).sort(byCreation), read);
   }
 
   /** Key segments of the skills of a scope (equal to the skill ids, which are safe slugs). */

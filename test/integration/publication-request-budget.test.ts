@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSkillStore, indexChangeFor, mapLimit, revisionLocatorKey, type SkillStore } from '../../storage';
 import { decideRevision } from '../../client/approvals';
+import { rollbackSkill } from '../../client/rollback';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { SkillRepository } from '../../client/skill-repository';
 import { nextPointer, scopeKey as scopeKeyOf, type EvolutionConfig } from '../../core';
@@ -121,6 +122,58 @@ describe('S3 requests per change', () => {
       'PUT audit': 1, // the publication log entry
       'PUT pointer': 1,
       'GET index': 1, // the scope's index workflow starts with this approval (the test seeded the index directly) and reads it once
+      'PUT index': 1,
+      'PUT usage': 1,
+    });
+    expect(cost.total).toBe(9);
+  }, 180_000);
+
+  it("a rollback reads the skill's pointer once, for its listing and for the move: 8 requests", async () => {
+    const scope = { mode: 'app' as const, app: uniqueName('budget-rollback') };
+    const scopeKey = scopeKeyOf(scope);
+    const skillId = 'rollback-budget-skill';
+    const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString();
+    const published = async (version: number) => {
+      const spec = { name: skillId, description: `version ${version}`, when_to_use: 'tests', steps: [`step ${version}`], pitfalls: [] };
+      const id = uniqueName(`rev-v${version}`);
+      const when = at(version);
+      const action = version === 1 ? ('create' as const) : ('update' as const);
+      await store.createRevision({
+        id,
+        skillId,
+        scopeKey,
+        scope,
+        action,
+        status: 'active',
+        spec,
+        source: 'reviewer',
+        jobId: `seed/${id}`,
+        createdAt: when,
+        updatedAt: when,
+        promotedAt: when,
+      });
+      return { target: { skillId, revisionId: id, managed: true, deleted: false, spec }, op: { opId: `seed/${id}`, at: when } };
+    };
+    const v1 = await published(1);
+    const v2 = await published(2);
+    const first = await store.writeActive(scopeKey, skillId, nextPointer(undefined, v1.target, v1.op), null);
+    const second = await store.writeActive(scopeKey, skillId, nextPointer(first.pointer, v2.target, v2.op), first.etag);
+    await store.applyScopeIndexChanges(scopeKey, [indexChangeFor(second.pointer)]);
+
+    const before = proxy.snapshot();
+    const rolledBack = await rollbackSkill({ client: w.client, config: w.config }, { scopeKey, skillId, reviewer: 'budget' });
+    for (const deadline = Date.now() + 60_000; !(await store.readUsage(scopeKey))?.summary.recentEvents?.some((e) => e.action === 'rollback') && Date.now() < deadline;)
+      await new Promise((r) => setTimeout(r, 100));
+    const cost = proxy.diff(before);
+    expect(rolledBack).toMatchObject({ restoredRevisionId: v1.target.revisionId, archivedRevisionId: v2.target.revisionId });
+    expect((await store.readActive(scopeKey, skillId))?.pointer.revisionId).toBe(v1.target.revisionId);
+    expect(cost.byClass).toEqual({
+      'GET pointer': 1, // read once: the listing's statuses and the move's first try decide on it
+      'GET list': 1, // the skill's revisions
+      'GET revision': 2,
+      'PUT audit': 1, // the publication log entry
+      'PUT pointer': 1,
+      'GET index': 1, // the scope's index workflow starts with this rollback (the test seeded the index directly) and reads it once
       'PUT index': 1,
       'PUT usage': 1,
     });
