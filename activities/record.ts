@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import { auditEventId, type Revision } from '../core';
 import { decidedForPublication, outcomeLocates, outcomeWithRevision, type OutcomeToRecord, type RecordedRevision } from '../core/governance';
 import { withStoreErrors } from './errors';
@@ -29,8 +30,10 @@ export function recordActivities({ store, noteSession }: { store: SkillStore; no
     async recordRevision(input: RecordRevisionInput): Promise<RecordedRevision> {
       const { revision: gated, publishNow = false, outcome } = input;
       // The job's outcome, recorded by this activity after the revision, is what finds it by id: it needs no locator.
+      // Unless this is a retry: an earlier attempt may have stored the revision and died before the outcome, and the
+      // job may never get that far (an outage longer than its tolerance), so a retried attempt writes the locator too.
       const locatingOutcome = outcome ?? (input.publishNow ? input.outcomeFollows : undefined);
-      const locatedByJobOutcome = locatingOutcome !== undefined && outcomeLocates(locatingOutcome.before, gated.id);
+      const locatedByJobOutcome = locatingOutcome !== undefined && outcomeLocates(locatingOutcome.before, gated.id) && Context.current().info.attempt === 1;
       return withStoreErrors(async () => {
         const revision = publishNow ? decidedForPublication(gated) : gated;
         const stored = await store.createRevision(revision, { locatedByJobOutcome });

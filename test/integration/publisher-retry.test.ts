@@ -4,9 +4,9 @@ import { publisherActivities, revisionPublisher, type PublishInput, type Publish
 import { scopeRecording } from '../../activities/usage';
 import { jobPublicationActivities } from '../../activities/job-publication';
 import { recordActivities } from '../../activities/record';
-import { createSkillStore, type SkillStore } from '../../storage';
+import { createSkillStore, revisionLocatorKey, type SkillStore } from '../../storage';
 import { buildGovernedRevision, decidedForPublication, outcomeWithRevision, type GovernanceSettings } from '../../core/governance';
-import { auditEventId, RECENT_OPERATIONS, revisionIdFor, scopeKey as scopeKeyOf, type IndexChange, type ScopeRecord, type SkillSpec } from '../../core';
+import { auditEventId, learningRevisionIdFor, RECENT_OPERATIONS, revisionIdFor, scopeKey as scopeKeyOf, type IndexChange, type ScopeRecord, type SkillSpec } from '../../core';
 import { realServices, uniqueName } from '../support/infra';
 import { reviewedOutcomeBefore } from '../support/job-outcome';
 
@@ -192,6 +192,35 @@ describe("a learning job's publication step under activity retries", () => {
     expect(await store.readJobOutcome(gated.scopeKey, jobId)).toEqual({ ...outcome, recordedAt: input.outcome.at });
     expect(audit).toHaveLength(1);
     expect((await store.readActive(gated.scopeKey, gated.skillId))?.pointer.revisionId).toBe(gated.id);
+  });
+
+  it('an attempt that stored the revision and died before the outcome leaves it to the retry, which writes the locator too', async () => {
+    const app = uniqueName('job-step-crash');
+    const jobId = uniqueName('job');
+    const scope = { mode: 'app' as const, app };
+    const gated = { ...gatedRevision(app, jobId, 1), id: learningRevisionIdFor(scopeKeyOf(scope), jobId, 0) };
+    const before = reviewedOutcomeBefore(jobId, gated.scopeKey);
+    const input = { jobId, revision: gated, outcome: { before, at: '2026-11-29T10:01:05.000Z' } };
+    const step = (over: SkillStore) => {
+      const { publishPointer } = revisionPublisher({ store: over, signalIndex: async () => undefined });
+      return jobPublicationActivities({ store: over, recordRevision: recordActivities({ store: over }).recordRevision, publishPointer }).recordAndPublishRevision;
+    };
+    const dying: SkillStore = {
+      ...store,
+      writeJobOutcome: async () => {
+        throw new Error('the worker died here');
+      },
+    };
+
+    await expect(new MockActivityEnvironment().run(step(dying), input)).rejects.toThrow('the worker died here');
+    expect(await store.readRevision(gated.scopeKey, gated.skillId, gated.id)).toBeDefined();
+    expect(await store.objects.getText(revisionLocatorKey(gated.id))).toBeUndefined(); // the first attempt counts on the outcome
+    expect(await store.findRevision(gated.id)).toBeUndefined();
+
+    expect(await new MockActivityEnvironment({ attempt: 2 }).run(step(store), input)).toMatchObject({ status: 'active', outcome: 'published' });
+    expect(await store.objects.getText(revisionLocatorKey(gated.id))).toBeDefined();
+    expect(await store.findRevision(gated.id)).toMatchObject({ id: gated.id, status: 'active' });
+    expect(await store.readJobOutcome(gated.scopeKey, jobId)).toMatchObject({ revisions: [{ revisionId: gated.id, status: 'active' }] });
   });
 
   it("tells the scope's usage workflow while its index signal is still in flight: neither waits for the other", async () => {
