@@ -51,17 +51,21 @@ export async function staleEvidence(store: SkillStore, scopeKey: string): Promis
 /**
  * From the stored job outcomes: candidates the reconciler dropped, deltas quarantined. A
  * scope's outcomes share a prefix with those of the rare scope whose key hashes alike (each
- * names its scope); older ones lie beside their scope: both are read.
+ * names its scope); older ones lie beside their scope. A job stored both ways (re-run after
+ * the move) counts once, as its newer outcome says.
  */
 async function jobCounts(store: SkillStore, scopeKey: string): Promise<{ dropped: number; quarantined: number }> {
-  const listed = await Promise.all([store.objects.list(jobOutcomesPrefix(scopeKey)), store.objects.list(legacyJobOutcomesPrefix(scopeKey))]);
-  const keys = listed.flat().filter((k) => k.endsWith('.json'));
+  const [current, legacy] = await Promise.all([store.objects.list(jobOutcomesPrefix(scopeKey)), store.objects.list(legacyJobOutcomesPrefix(scopeKey))]);
+  const keys = [...legacy, ...current].filter((k) => k.endsWith('.json'));
   const texts = await mapLimit(keys, 8, (k) => store.objects.getText(k));
-  const counts = { dropped: 0, quarantined: 0 };
+  const byJob = new Map<string, { dropped?: unknown[]; status?: string }>();
   for (const t of texts) {
     if (!t || t.notModified) continue;
-    const outcome = JSON.parse(t.value) as { scopeKey?: string; dropped?: unknown[]; status?: string };
-    if (outcome.scopeKey !== scopeKey) continue;
+    const outcome = JSON.parse(t.value) as { jobId?: string; scopeKey?: string; dropped?: unknown[]; status?: string };
+    if (outcome.scopeKey === scopeKey && outcome.jobId) byJob.set(outcome.jobId, outcome); // the current prefix's come last
+  }
+  const counts = { dropped: 0, quarantined: 0 };
+  for (const outcome of byJob.values()) {
     counts.dropped += outcome.dropped?.length ?? 0;
     if (outcome.status === 'quarantined') counts.quarantined++;
   }
