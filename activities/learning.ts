@@ -435,7 +435,7 @@ export function learningActivities({ config, store, openai, noteSession }: Learn
       return planJob(plan);
     },
 
-    /** Writes the job's outcome beside the scope (idempotent: same job id, same object). */
+    /** Writes the job's outcome (idempotent: same job id, same object). */
     async recordJobOutcome({ outcome, at, usage }: { outcome: JobOutcome; at: string; usage?: JobUsage }): Promise<void> {
       await writeJobOutcome(outcome, at, usage);
     },

@@ -165,7 +165,7 @@ export async function listLearningJobs(deps: { client: Client; store: SkillStore
   return jobs;
 }
 
-/** One job: Temporal's status and result while its history exists, else the outcome stored beside its scope. */
+/** One job: Temporal's status and result while its history exists, else its stored outcome. */
 export async function showLearningJob(deps: { client: Client; store: SkillStore }, jobId: string): Promise<JobView> {
   const parsed = parseLearningJobWorkflowId(jobId);
   if (!parsed) throw new InputError(`not a learning job id: ${JSON.stringify(jobId)} (expected learning/{scopeKey}/{sessionId}/{segmentId})`);

@@ -150,7 +150,9 @@ async function main() {
     for (const e of await store.listAudit(first.scopeKey, held.skillId))
       console.log(`   ${e.at}  ${e.action.padEnd(14)} ${e.revisionId} by ${e.actor}${e.reason ? `: ${e.reason}` : ''}`);
 
-    console.log(`\n${bold('Done.')} Everything above is in S3 under scopes/${first.scopeKey}/ and in Temporal (${env.TEMPORAL_UI_URL}).`);
+    console.log(
+      `\n${bold('Done.')} Everything above is in S3 (the scope's objects under scopes/${first.scopeKey}/, the jobs' outcomes under jobs/) and in Temporal (${env.TEMPORAL_UI_URL}).`,
+    );
     console.log(`Try: npx evolution skills --app ${app}; npx evolution metrics --app ${app}; npx evolution infra down`);
 
     step(8, 'The approver console: review the pending GEPA revision, approve it, roll a skill back, in a browser');

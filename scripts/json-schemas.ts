@@ -61,7 +61,8 @@ export const PUBLISHED_SCHEMAS: Record<string, { schema: z.ZodType; title: strin
   'job-outcome': {
     schema: JobOutcomeSchema,
     title: 'JobOutcome',
-    description: 'The result of workflow `learningJobWorkflow` (id learning/{scopeKey}/{sessionId}/{segmentId}), also stored at scopes/{scopeKey}/jobs/{jobId}.json.',
+    description:
+      'The result of workflow `learningJobWorkflow` (id learning/{scopeKey}/{sessionId}/{segmentId}), also stored at jobs/{scopeTag}/{jobTag}.json (docs/design.md, object storage layout).',
     io: 'output',
   },
   'experiment-result': {

@@ -9,7 +9,7 @@ export const ReviewFailureSchema = z.object({ jobId: z.string(), reason: z.strin
 
 /**
  * The learning job's result (workflow result of `learningJobWorkflow`, stored at
- * `scopes/{scopeKey}/jobs/{jobId}.json`), as published JSON Schema. Kept equal to the
+ * `jobs/{scopeTag}/{jobTag}.json`, storage jobOutcomeKey), as published JSON Schema. Kept equal to the
  * `JobOutcome` type by the compile-time check below.
  */
 export const JobOutcomeSchema = z.object({

@@ -15,8 +15,9 @@ import { pollUntil } from './worker-process';
 import { cookiesOf } from './http';
 
 /**
- * A revision held for a person, exactly as a learning job leaves one: the stored revision
- * in pending_approval and its approval workflow waiting on the real worker.
+ * A revision held for a person, as a learning job leaves one: the stored revision in
+ * pending_approval (with a locator, as a revision that is not its job's last) and its
+ * approval workflow waiting on the real worker.
  */
 export async function holdRevision(
   w: Pick<RunningWorker, 'client' | 'taskQueue'>,

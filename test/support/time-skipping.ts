@@ -139,8 +139,9 @@ export function sampleSpec(name: string): SkillSpec {
 }
 
 /**
- * Stores a revision held by the human gate ("always"), exactly as the learning job would:
- * gates run by core/governance, content written create-only with its audit trail.
+ * Stores a revision held by the human gate ("always") as the learning job would: gates run by
+ * core/governance, content written create-only with its audit trail (with a locator, as a
+ * revision that is not a job's last; the job's last is found through its outcome).
  * Default: a create of a new skill in a new app scope.
  */
 export async function storeHeldRevision(
