@@ -31,8 +31,8 @@ export function governanceMetricsOf(summary: Pick<UsageSummary, 'governance'> | 
 
 /**
  * The same counters recounted from every stored revision and job outcome: a scan whose cost
- * grows with the scope's history and with every scope's jobs (thousands of requests at 10,000
- * revisions). For audits of the incremental counters, never for a page or a poll.
+ * grows with the scope's history (thousands of requests at 10,000 revisions). For audits of
+ * the incremental counters, never for a page or a poll.
  */
 export async function recountScopeMetrics(store: SkillStore, scopeKey: string): Promise<GovernanceMetrics> {
   const ids = await store.listSkillIds(scopeKey);

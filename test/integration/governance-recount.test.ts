@@ -4,6 +4,7 @@ import { scopeKey as scopeKeyOf } from '../../core';
 import type { JobOutcome } from '../../core/governance';
 import { createSkillStore, legacyJobOutcomeKey, type SkillStore } from '../../storage';
 import { realServices, uniqueName } from '../support/infra';
+import { reviewedOutcomeBefore } from '../support/job-outcome';
 
 let store: SkillStore;
 
@@ -14,18 +15,7 @@ beforeAll(async () => {
 describe('the recount of a scope’s governance counters', () => {
   it('reads job outcomes at their job tags and beside the scope (stored before), and counts a job stored both ways once', async () => {
     const scopeKey = scopeKeyOf({ mode: 'app', app: uniqueName('recount') });
-    const outcome = (segment: string, over: Partial<JobOutcome>): JobOutcome => ({
-      jobId: `learning/${scopeKey}/s1/${segment}`,
-      scopeKey,
-      sessionId: 's1',
-      status: 'reviewed',
-      reason: 'r',
-      deltaEvents: 2,
-      cursorAdvanced: true,
-      revisions: [],
-      dropped: [],
-      ...over,
-    });
+    const outcome = (segment: string, over: Partial<JobOutcome>) => reviewedOutcomeBefore(`learning/${scopeKey}/s1/${segment}`, scopeKey, over);
     const dropped = (name: string) => ({ name, list: 'creates' as const, reason: 'duplicate' });
     const at = '2026-12-07T10:00:00.000Z';
     // Stored before the move only.

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { learningRevisionIdFor, revisionIdFor, scopeKey as scopeKeyOf, type Revision, type RevisionStatus } from '../../core';
-import type { JobOutcome } from '../../core/governance';
+import { revisionSummary } from '../../core/governance';
 import {
   IllegalTransitionError,
   InvalidStorageRequestError,
@@ -12,6 +12,7 @@ import {
   type SkillStore,
 } from '../../storage';
 import { realServices, uniqueName } from '../support/infra';
+import { reviewedOutcomeBefore } from '../support/job-outcome';
 
 let store: SkillStore;
 
@@ -109,45 +110,23 @@ describe('revisions', () => {
     await store.createRevision(last, { locatedByJobOutcome: true });
     expect(await store.objects.getText(revisionLocatorKey(last.id))).toBeUndefined();
     expect(await store.findRevision(last.id)).toBeUndefined(); // its outcome is the activity's next write
-    const summary = (r: Revision) => ({ revisionId: r.id, skillId: r.skillId, name: r.skillId, action: r.action, status: r.status, shadowBypassed: false, reasons: [] });
-    const outcome: JobOutcome = {
-      jobId,
-      scopeKey: sk,
-      sessionId: 's',
-      status: 'reviewed',
-      reason: 'r',
-      deltaEvents: 2,
-      cursorAdvanced: true,
-      revisions: [summary(first), summary(last)],
-      dropped: [],
-    };
+    const outcome = reviewedOutcomeBefore(jobId, sk, { revisions: [revisionSummary(first, first.status), revisionSummary(last, last.status)] });
     await store.writeJobOutcome(outcome, '2026-11-29T10:00:01.000Z');
     expect(await store.findRevision(last.id)).toEqual(last);
     expect(await store.findRevision(first.id)).toEqual(first);
     expect(await store.readJobOutcome(sk, jobId)).toEqual({ ...outcome, recordedAt: '2026-11-29T10:00:01.000Z' });
-    // Only ids revisionIdFor makes can be located that way.
+    // Only ids learningRevisionIdFor makes can be located that way.
     const other = await store.createRevision(revision(sk, scope, 'weather'), { locatedByJobOutcome: true }).catch((e: unknown) => e);
     expect(other).toBeInstanceOf(InvalidStorageRequestError);
     expect((other as Error).message).toMatch(/is not a learning job's revision id/);
   });
 
-  it('outcomes and learning revisions stored before outcomes were keyed by job hash are still found (beside their scope; by locator)', async () => {
+  it('outcomes and learning revisions stored before outcomes were keyed by job tag are still found (beside their scope; by locator)', async () => {
     const { scope, sk } = newScope();
     const jobId = `learning/${sk}/${uniqueName('session')}/seg-1`;
     const rev = revision(sk, scope, 'weather', { id: revisionIdFor(jobId, 0), jobId }); // the id shape learning jobs used then
     await store.createRevision(rev); // with its locator, as every revision was
-    const outcome = {
-      jobId,
-      scopeKey: sk,
-      sessionId: 's',
-      status: 'reviewed',
-      reason: 'r',
-      deltaEvents: 2,
-      cursorAdvanced: true,
-      revisions: [],
-      dropped: [],
-      recordedAt: '2026-11-29T10:00:01.000Z',
-    };
+    const outcome = { ...reviewedOutcomeBefore(jobId, sk), recordedAt: '2026-11-29T10:00:01.000Z' };
     await store.objects.put(legacyJobOutcomeKey(sk, jobId), outcome);
     expect(await store.readJobOutcome(sk, jobId)).toEqual(outcome);
     expect(await store.findRevision(rev.id)).toEqual(rev);

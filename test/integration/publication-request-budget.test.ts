@@ -4,7 +4,7 @@ import { decideRevision } from '../../client/approvals';
 import { rollbackSkill } from '../../client/rollback';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { SkillRepository } from '../../client/skill-repository';
-import { nextPointer, scopeKey as scopeKeyOf, type EvolutionConfig } from '../../core';
+import { nextPointer, scopeKey as scopeKeyOf, type EvolutionConfig, type UsageSummary } from '../../core';
 import { startCountingProxy, type CountingProxy } from '../../bench/support/s3-counting-proxy';
 import { realServices, uniqueName } from '../support/infra';
 import { holdRevision } from '../support/console';
@@ -51,6 +51,11 @@ async function seed(scopeKey: string): Promise<void> {
   await store.applyScopeIndexChanges(scopeKey, changes);
 }
 
+/** Waits (reading around the proxy) until the scope's usage workflow has written what an operation adds: its burst belongs to the operation's count. */
+async function usageCounted(scopeKey: string, done: (summary: UsageSummary | undefined) => boolean): Promise<void> {
+  for (const deadline = Date.now() + 60_000; !done((await store.readUsage(scopeKey))?.summary) && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 100));
+}
+
 describe('S3 requests per change', () => {
   it(`a new session's create + publish in a scope of ${SKILLS} skills costs 10 requests (1 of them the usage summary's write), and an agent's refresh after it one`, async () => {
     const app = uniqueName('budget');
@@ -64,7 +69,7 @@ describe('S3 requests per change', () => {
     // Waiting reads the index around the proxy: the job's requests are counted, not the reader's.
     const out = await waitForLearningJob({ client: w.client, store }, started.jobWorkflowId, { timeoutMs: 120_000 });
     // The job's usage and governance counts are written by the scope's usage workflow after the job: waited for, so its requests are in the count.
-    for (const deadline = Date.now() + 60_000; !(await store.readUsage(scopeKey))?.summary.governance && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 100));
+    await usageCounted(scopeKey, (summary) => summary?.governance !== undefined);
     const cost = proxy.diff(before);
     expect(out.revisions).toMatchObject([{ action: 'create', status: 'active' }]);
     expect((await store.readUsage(scopeKey))?.summary).toMatchObject({ sessions: 1, governance: { counts: { revisionsWritten: 1, promoted: 1 } } });
@@ -111,8 +116,7 @@ describe('S3 requests per change', () => {
     const before = proxy.snapshot();
     // The client's own reads (the approver's side) go around the proxy: the worker's requests are counted.
     await decideRevision({ client: w.client, store }, held.revisionId, { decision: 'approve', reviewer: 'budget' });
-    for (const deadline = Date.now() + 60_000; (await store.readUsage(scopeKey))?.summary.governance?.counts.humanApproved !== 1 && Date.now() < deadline;)
-      await new Promise((r) => setTimeout(r, 100));
+    await usageCounted(scopeKey, (summary) => summary?.governance?.counts.humanApproved === 1);
     const cost = proxy.diff(before);
     expect(await store.findRevision(held.revisionId)).toMatchObject({ status: 'active', human: { decision: 'approved', reviewer: 'budget' } });
     expect(cost.byClass).toEqual({
@@ -162,8 +166,7 @@ describe('S3 requests per change', () => {
 
     const before = proxy.snapshot();
     const rolledBack = await rollbackSkill({ client: w.client, config: w.config }, { scopeKey, skillId, reviewer: 'budget' });
-    for (const deadline = Date.now() + 60_000; !(await store.readUsage(scopeKey))?.summary.recentEvents?.some((e) => e.action === 'rollback') && Date.now() < deadline;)
-      await new Promise((r) => setTimeout(r, 100));
+    await usageCounted(scopeKey, (summary) => summary?.recentEvents?.some((e) => e.action === 'rollback') === true);
     const cost = proxy.diff(before);
     expect(rolledBack).toMatchObject({ restoredRevisionId: v1.target.revisionId, archivedRevisionId: v2.target.revisionId });
     expect((await store.readActive(scopeKey, skillId))?.pointer.revisionId).toBe(v1.target.revisionId);
