@@ -1,6 +1,15 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Client } from '@temporalio/client';
-import { AuditEventSchema, SCOPE_RECORDS_SIGNAL, SCOPE_USAGE_WORKFLOW, scopeUsageWorkflowId, type ScopeRecord, type SessionUsage, type UsageTotals } from '../core';
+import {
+  AuditEventSchema,
+  SCOPE_RECORDS_SIGNAL,
+  SCOPE_USAGE_WORKFLOW,
+  scopeUsageWorkflowId,
+  USAGE_BURST_INTERVAL_MS,
+  type ScopeRecord,
+  type SessionUsage,
+  type UsageTotals,
+} from '../core';
 import { countRevisions, jobOutcomeDelta, SessionAuditEventSchema, transitionDelta, type GovernanceCounts } from '../core/governance';
 import { coalescedSignalWithStart } from './coalesce-per-key';
 import { withStoreErrors } from './errors';
@@ -21,7 +30,7 @@ export function clientScopeRecorder(client: Client, taskQueue: string, storageOu
     workflowType: SCOPE_USAGE_WORKFLOW,
     signal: SCOPE_RECORDS_SIGNAL,
     workflowId: scopeUsageWorkflowId,
-    args: (scopeKey) => [{ scopeKey, ...(storageOutageToleranceMs !== undefined ? { storageOutageToleranceMs } : {}) }],
+    args: (scopeKey) => [{ scopeKey, burstIntervalMs: USAGE_BURST_INTERVAL_MS, ...(storageOutageToleranceMs !== undefined ? { storageOutageToleranceMs } : {}) }],
   });
 }
 

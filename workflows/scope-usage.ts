@@ -11,10 +11,10 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { SCOPE_RECORDS_SIGNAL, SCOPE_USAGE_SIGNAL } from '../core/usage/names';
+import { SCOPE_RECORDS_SIGNAL, SCOPE_USAGE_SIGNAL, USAGE_BURST_INTERVAL_MS } from '../core/usage/names';
 import type { SessionUsage } from '../core/usage/attribution';
 import type { ScopeRecord } from '../core/usage/records';
-import { deadlineWaiter } from './alarm';
+import { conditionOrAlarm, deadlineWaiter } from './alarm';
 import { retiredPatch } from './retired-patch';
 import { decidedWorkOptions, usageBurstLocalRetry } from './retry-policies';
 
@@ -27,6 +27,12 @@ export interface ScopeUsageInput {
   lostSessions?: number;
   /** How long a burst waits out a storage outage (EVOLUTION_STORAGE_OUTAGE_TOLERANCE of the worker that started this run). */
   storageOutageToleranceMs?: number;
+  /**
+   * The least time between two bursts while records keep arriving (USAGE_BURST_INTERVAL_MS from
+   * the worker that started the run, carried over a continue-as-new). Absent, as in runs started
+   * before it: a burst whenever records are pending.
+   */
+  burstIntervalMs?: number;
 }
 
 export interface ScopeUsageState {
@@ -67,12 +73,12 @@ const MAX_HISTORY_BYTES = 8 * 1024 * 1024;
  * One per scope (id `usage/{scopeKey}`): the only writer of the scope's usage summary —
  * usage counters, governance counters, the recent audit page. Activities signal what they
  * recorded (signal-with-start) and never wait; everything pending at that moment is counted
- * in one write (a burst), so 200 sessions of one scope finishing at once contend on nothing
+ * in one write (a burst), at most one per `burstIntervalMs` while records keep coming, so 200 sessions of one scope finishing at once contend on nothing
  * but this workflow's signal queue, and a job's cost in S3 requests, like a reader's, does
  * not grow with the scope's history.
  */
 export async function scopeUsageWorkflow(input: ScopeUsageInput): Promise<void> {
-  const { scopeKey, storageOutageToleranceMs } = input;
+  const { scopeKey, storageOutageToleranceMs, burstIntervalMs } = input;
   const pending: SessionUsage[] = [...(input.pending ?? [])];
   const records: ScopeRecord[] = [...(input.records ?? [])];
   const state: ScopeUsageState = { pending: 0, bursts: 0, counted: 0, lostSessions: input.lostSessions ?? 0 };
@@ -82,15 +88,21 @@ export async function scopeUsageWorkflow(input: ScopeUsageInput): Promise<void> 
   const remoteBursts = proxyActivities<Activities>(decidedWorkOptions(storageOutageToleranceMs));
 
   const hasWork = () => pending.length > 0 || records.length > 0;
+  const burstFull = () => pending.length + records.length >= MAX_RECORDS_PER_BURST;
   retiredPatch(USAGE_IDLE_ALARM_PATCH);
   const idleWait = deadlineWaiter();
   let idleSince = new Date().getTime();
+  let lastBurstAt = Number.NEGATIVE_INFINITY;
   while (!historyFull()) {
     if (!hasWork()) await idleWait(hasWork, idleSince + IDLE_MS);
     if (!hasWork()) {
       if (new Date().getTime() - idleSince >= IDLE_MS) break;
       continue;
     }
+    // A busy scope's records wait for the interval to pass (or a full burst), on a timer never cancelled.
+    const wait = burstIntervalMs ? lastBurstAt + burstIntervalMs - new Date().getTime() : 0;
+    if (wait > 0 && !burstFull()) await conditionOrAlarm(burstFull, wait);
+    lastBurstAt = new Date().getTime();
     retiredPatch(BURSTS_WAIT_OUT_OUTAGES);
     const sessions: ScopeRecord[] = pending.splice(0, MAX_RECORDS_PER_BURST).map((usage) => ({ kind: 'session', usage }));
     const burst = { scopeKey, records: [...sessions, ...records.splice(0, MAX_RECORDS_PER_BURST - sessions.length)], at: new Date().toISOString() };
@@ -111,6 +123,8 @@ export async function scopeUsageWorkflow(input: ScopeUsageInput): Promise<void> 
     pending: pending.splice(0),
     records: records.splice(0),
     lostSessions: state.lostSessions,
+    // A run started before the interval existed spaces its bursts from the next run on.
+    burstIntervalMs: burstIntervalMs ?? USAGE_BURST_INTERVAL_MS,
     ...(storageOutageToleranceMs !== undefined ? { storageOutageToleranceMs } : {}),
   });
 }

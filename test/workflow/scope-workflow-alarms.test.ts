@@ -2,7 +2,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clientScopeRecorder, type RecordScope } from '../../activities/usage';
-import { scopeKey as scopeKeyOf } from '../../core';
+import { scopeKey as scopeKeyOf, USAGE_BURST_INTERVAL_MS } from '../../core';
 import { approvalWorkflowId, scopeIndexWorkflowId, scopeUsageWorkflowId } from '../../core/workflow-ids';
 import { approvalWorkflow, decideUpdate, scopeIndexStateQuery, scopeUsageStateQuery } from '../../workflows';
 import { uniqueName } from '../support/infra';
@@ -93,5 +93,27 @@ describe("a scope's workflows wait on timers they never cancel", () => {
     await vi.waitFor(async () => expect((await usage.describe()).status.name).toBe('COMPLETED'), { timeout: 30_000, interval: 200 });
     // The first timer rang 20 minutes before the hour since the last records; the second ended the run.
     expect(await timerEvents(usage)).toEqual({ started: 2, canceled: 0, fired: 2 });
+  });
+
+  it('the usage workflow spaces its bursts while records keep coming (one write of the summary per interval, not one per signal), on timers it never cancels', async () => {
+    const key = scopeKeyOf({ mode: 'app', app: uniqueName('app') });
+    const usage = h.env.client.workflow.getHandle(scopeUsageWorkflowId(key));
+    const session = (i: number) => ({ kind: 'session' as const, usage: { jobId: `job-${key}-${i}`, sessionId: `s-${i}`, outcome: 'success' as const, loads: [] } });
+    const signals = 10;
+    const started = Date.now();
+    for (let i = 1; i <= signals; i++) {
+      await recordScope(key, [session(i)]);
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    const elapsed = Date.now() - started;
+    await vi.waitFor(async () => expect((await usage.query(scopeUsageStateQuery)).counted).toBe(signals), { timeout: 30_000, interval: 200 });
+    const { bursts } = await usage.query(scopeUsageStateQuery);
+    // The first burst goes at once, then at most one per USAGE_BURST_INTERVAL_MS of the time the signals took (and one for the last ones).
+    expect(bursts).toBeGreaterThanOrEqual(2);
+    expect(bursts).toBeLessThanOrEqual(Math.ceil(elapsed / USAGE_BURST_INTERVAL_MS) + 1);
+    expect(bursts).toBeLessThan(signals);
+    expect((await timerEvents(usage)).canceled).toBe(0);
+    const stored = await h.store.readUsage(key);
+    expect(stored?.summary.sessions).toBe(signals);
   });
 });
