@@ -35,6 +35,15 @@ async function timerEvents(handle: WorkflowHandle): Promise<{ started: number; c
   return { started: count(EventType.EVENT_TYPE_TIMER_STARTED), canceled: count(EventType.EVENT_TYPE_TIMER_CANCELED), fired: count(EventType.EVENT_TYPE_TIMER_FIRED) };
 }
 
+/** A scope no test has used: its usage workflow's handle, a session record of it, and a wait until the workflow has counted n records. */
+function newUsageScope() {
+  const key = scopeKeyOf({ mode: 'app', app: uniqueName('app') });
+  const usage = h.env.client.workflow.getHandle(scopeUsageWorkflowId(key));
+  const session = (i: number) => ({ kind: 'session' as const, usage: { jobId: `job-${key}-${i}`, sessionId: `s-${i}`, outcome: 'success' as const, loads: [] } });
+  const counted = (n: number) => vi.waitFor(async () => expect((await usage.query(scopeUsageStateQuery)).counted).toBe(n), { timeout: 30_000, interval: 200 });
+  return { key, usage, session, counted };
+}
+
 describe("a scope's workflows wait on timers they never cancel", () => {
   it('the index applies three publications with one reconcile timer and no cancel, reconciles when it is due; each approval waits for its ack without a cancel', async () => {
     const app = uniqueName('app');
@@ -75,10 +84,7 @@ describe("a scope's workflows wait on timers they never cancel", () => {
   });
 
   it('the usage workflow counts each burst without a cancel, and ends after an hour without records, counted from the last one', async () => {
-    const key = scopeKeyOf({ mode: 'app', app: uniqueName('app') });
-    const usage = h.env.client.workflow.getHandle(scopeUsageWorkflowId(key));
-    const session = (i: number) => ({ kind: 'session' as const, usage: { jobId: `job-${key}-${i}`, sessionId: `s-${i}`, outcome: 'success' as const, loads: [] } });
-    const counted = (n: number) => vi.waitFor(async () => expect((await usage.query(scopeUsageStateQuery)).counted).toBe(n), { timeout: 30_000, interval: 200 });
+    const { key, usage, session, counted } = newUsageScope();
 
     await recordScope(key, [session(1)]);
     await counted(1);
@@ -96,10 +102,7 @@ describe("a scope's workflows wait on timers they never cancel", () => {
   });
 
   it('the usage workflow spaces its bursts while records keep coming (one write of the summary per interval, not one per signal), on timers it never cancels', async () => {
-    const key = scopeKeyOf({ mode: 'app', app: uniqueName('app') });
-    const usage = h.env.client.workflow.getHandle(scopeUsageWorkflowId(key));
-    const session = (i: number) => ({ kind: 'session' as const, usage: { jobId: `job-${key}-${i}`, sessionId: `s-${i}`, outcome: 'success' as const, loads: [] } });
-    const counted = (n: number) => vi.waitFor(async () => expect((await usage.query(scopeUsageStateQuery)).counted).toBe(n), { timeout: 30_000, interval: 200 });
+    const { key, usage, session, counted } = newUsageScope();
     // The first record starts the run and is counted at once; the stream that follows is what is spaced.
     await recordScope(key, [session(0)]);
     await counted(1);
