@@ -55,6 +55,14 @@ import type { ReviewStep, SkillStore } from '../storage';
  * goes on with the index as it is.
  */
 const PREVIOUS_JOB_INDEX_WAIT_MS = 10_000;
+/**
+ * A review uses the scope index this worker read or wrote less than this long ago without
+ * reading it again (docs/publication.md, "What a review sees"): a busy scope's jobs share one
+ * read per window instead of making one each. The index already trails publications by its
+ * workflow's burst, a few hundred milliseconds; what the session itself published is always
+ * waited for.
+ */
+const REVIEW_INDEX_REUSE_MS = 1_000;
 
 export interface PreparedReview {
   scope: Scope;
@@ -315,7 +323,7 @@ export function learningActivities({ config, store, openai, noteSession }: Learn
         // Kept in the cursor object: no extra request (see storage/cursor-store.ts).
         const failures = failedReviews?.fingerprint === fingerprint ? failedReviews.failures : [];
         if (isPoisonDelta(failures, config.governance.quarantineAfterFailures)) return { ...common, deltaFingerprint: fingerprint, quarantinedAfter: failures };
-        const index = await store.readScopeIndexIncluding(key, indexedBefore, { timeoutMs: PREVIOUS_JOB_INDEX_WAIT_MS });
+        const index = await store.readScopeIndexIncluding(key, indexedBefore, { timeoutMs: PREVIOUS_JOB_INDEX_WAIT_MS, reuseWithinMs: REVIEW_INDEX_REUSE_MS });
         return { ...common, indexEtag: index?.etag, deltaFingerprint: fingerprint, ...(session ? { usage: { session, indexEtag: index?.etag ?? null } } : {}) };
       });
     },

@@ -96,10 +96,17 @@ export function scopeIndexStore(
   // what its session was offered, find the snapshot the job read even after its own
   // publication replaced it in `cache` (no request).
   const snapshots = new Map<string, ScopeIndex>();
+  // When this process last knew its copy in `cache` to be the stored index (its GET's answer, a 304 for it, or its own write).
+  const confirmedAt = new Map<string, number>();
   function remember(scopeKey: string, value: { index: ScopeIndex; etag: string } | null) {
     cache.delete(scopeKey);
     cache.set(scopeKey, value);
-    if (cache.size > CACHED_SCOPES) cache.delete(cache.keys().next().value!);
+    confirmedAt.set(scopeKey, Date.now());
+    if (cache.size > CACHED_SCOPES) {
+      const oldest = cache.keys().next().value!;
+      cache.delete(oldest);
+      confirmedAt.delete(oldest);
+    }
     if (!value) return;
     snapshots.delete(`${scopeKey}\n${value.etag}`);
     snapshots.set(`${scopeKey}\n${value.etag}`, value.index);
@@ -111,6 +118,7 @@ export function scopeIndexStore(
     const key = scopeIndexKey(scopeKey);
     const got = await objects.getText(key, ifNoneMatch);
     if (!got) remember(scopeKey, null);
+    if (got?.notModified && ifNoneMatch === cache.get(scopeKey)?.etag) confirmedAt.set(scopeKey, Date.now());
     if (!got || got.notModified) return got;
     const read = { index: parseJson(key, got.value, ScopeIndexSchema), etag: got.etag };
     remember(scopeKey, read);
@@ -123,22 +131,32 @@ export function scopeIndexStore(
    * every `pollMs` for at most `timeoutMs`; after that, the last index read (the index still
    * follows: the caller goes on without the wait). With nothing to wait for, one GET
    * (conditional when this process has a copy). Undefined when the scope has no index.
+   *
+   * `reuseWithinMs`: the copy this process confirmed (read, or wrote) less than that long ago
+   * is used without a request when it includes what is waited for. A busy scope's jobs then
+   * share one read instead of each making one; what they may miss is only what was indexed
+   * in that window.
    */
   async function readScopeIndexIncluding(
     scopeKey: string,
     publications: readonly IndexedPublication[],
-    { timeoutMs, pollMs = 100, rejections = 0 }: { timeoutMs: number; pollMs?: number; rejections?: number },
+    { timeoutMs, pollMs = 100, rejections = 0, reuseWithinMs = 0 }: { timeoutMs: number; pollMs?: number; rejections?: number; reuseWithinMs?: number },
   ): Promise<{ index: ScopeIndex; etag: string } | undefined> {
     const deadline = Date.now() + timeoutMs;
+    const includes = (found: { index: ScopeIndex } | undefined) =>
+      found
+        ? publications.every((p) => indexIncludes(found.index, p.skillId, p.seq)) && (found.index.rejections ?? 0) >= rejections
+        : publications.length === 0 && rejections === 0;
     // From the copy this process last saw: while the index is unchanged, the GET is a 304 and
     // the copy (and what was derived from it) is used again, instead of parsing it anew.
-    let seen: { index: ScopeIndex; etag: string } | undefined = cache.get(scopeKey) ?? undefined;
+    const cached = cache.get(scopeKey);
+    let seen: { index: ScopeIndex; etag: string } | undefined = cached ?? undefined;
+    if (cached !== undefined && Date.now() - (confirmedAt.get(scopeKey) ?? -Infinity) < reuseWithinMs && includes(seen)) return seen;
     for (;;) {
       const read = await readScopeIndex(scopeKey, seen?.etag);
       if (!read) seen = undefined;
       else if (!read.notModified) seen = read;
-      const includes = (index: ScopeIndex) => publications.every((p) => indexIncludes(index, p.skillId, p.seq)) && (index.rejections ?? 0) >= rejections;
-      if ((seen ? includes(seen.index) : publications.length === 0 && rejections === 0) || Date.now() >= deadline) return seen;
+      if (includes(seen) || Date.now() >= deadline) return seen;
       await new Promise((r) => setTimeout(r, pollMs));
     }
   }
@@ -188,7 +206,11 @@ export function scopeIndexStore(
         remember(scopeKey, { index, etag });
         return next.applied;
       } catch (error) {
-        if (error instanceof PreconditionConflictError) base = undefined;
+        if (error instanceof PreconditionConflictError) {
+          base = undefined;
+          // Another writer changed it: the copy is no longer known to be the stored one.
+          confirmedAt.delete(scopeKey);
+        }
         throw error;
       }
     });

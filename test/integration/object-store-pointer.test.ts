@@ -287,6 +287,42 @@ describe('reading a scope index this process has seen', () => {
     expect(changed).not.toBe(first);
     expect(changed?.index.skills.map((s) => s.skillId)).toEqual(['a', 'b']);
   });
+
+  it('within `reuseWithinMs` of confirming its copy (its read, or its own write), a review uses it with no request, unless the copy lacks what is waited for', async () => {
+    const sk = newScopeKey();
+    const a = await store.writeActive(sk, 'a', pointer('a', 'a-r1'), null);
+    await store.applyScopeIndexChanges(sk, [indexChangeFor(a.pointer)]);
+    const { store: worker, calls } = countingStore();
+    const reuse = { timeoutMs: 0, reuseWithinMs: 60_000 };
+
+    const first = await worker.readScopeIndexIncluding(sk, [], reuse);
+    expect(calls).toEqual({ getText: 1 });
+    // Another process indexes b: inside the window this worker does not look.
+    const b = await store.writeActive(sk, 'b', pointer('b', 'b-r1'), null);
+    await store.applyScopeIndexChanges(sk, [indexChangeFor(b.pointer)]);
+    expect(await worker.readScopeIndexIncluding(sk, [], reuse)).toBe(first);
+    expect(calls).toEqual({ getText: 1 });
+    // Without the window (every other reader), or waiting for b (the session's own previous job), it reads.
+    expect((await worker.readScopeIndexIncluding(sk, [], { timeoutMs: 0 }))?.index.skills.map((s) => s.skillId)).toEqual(['a', 'b']);
+    const c = await store.writeActive(sk, 'c', pointer('c', 'c-r1'), null);
+    await store.applyScopeIndexChanges(sk, [indexChangeFor(c.pointer)]);
+    const waited = await worker.readScopeIndexIncluding(sk, [{ skillId: 'c', seq: 1 }], { ...reuse, timeoutMs: 5_000 });
+    expect(waited?.index.skills.map((s) => s.skillId)).toEqual(['a', 'b', 'c']);
+    expect(calls).toEqual({ getText: 3 });
+    // Its own write confirms its copy too, also one retried after losing to another writer's.
+    const d = await store.writeActive(sk, 'd', pointer('d', 'd-r1'), null);
+    await worker.applyScopeIndexChanges(sk, [indexChangeFor(d.pointer)]);
+    expect((await worker.readScopeIndexIncluding(sk, [], reuse))?.index.skills).toHaveLength(4);
+    expect(calls).toEqual({ getText: 3, putIfMatch: 1 });
+    const e = await store.writeActive(sk, 'e', pointer('e', 'e-r1'), null);
+    await store.applyScopeIndexChanges(sk, [indexChangeFor(e.pointer)]);
+    const f = await store.writeActive(sk, 'f', pointer('f', 'f-r1'), null);
+    await worker.applyScopeIndexChanges(sk, [indexChangeFor(f.pointer)]);
+    // The If-Match write failed (412), the retry read the index and wrote again: that write is the confirmed copy.
+    expect(calls).toEqual({ getText: 4, putIfMatch: 3 });
+    expect((await worker.readScopeIndexIncluding(sk, [], reuse))?.index.skills.map((s) => s.skillId)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+    expect(calls).toEqual({ getText: 4, putIfMatch: 3 });
+  });
 });
 
 describe('scope index activity', () => {

@@ -13,7 +13,7 @@ import { exampleSession } from '../support/sessions';
 // session's next job must still see them: its review reads the index once it includes
 // what the previous job published (LearningJobInput.indexedBefore).
 describe("a session's next review sees what its previous job published", () => {
-  it('prepareReview reads the index once it includes indexedBefore; without it, the index as it is', async () => {
+  it('prepareReview reads the index once it includes indexedBefore; without it, the index as it is, or the copy its worker read less than a second before', async () => {
     const config = await realServices();
     const store = createSkillStore(config.s3);
     const activities = learningActivities({ config, store, openai: createOpenAIClient(config.llm) });
@@ -54,6 +54,27 @@ describe("a session's next review sees what its previous job published", () => {
     const seen = await review({ segment, reviewedAfter: prepared.reviewedAfter, indexEtag: prepared.indexEtag });
     expect(seen.updates.map((u) => u.name)).toEqual([skillId]);
     expect(seen.creates).toEqual([]);
+
+    // Another worker indexes another session's skill. Within a second of this worker's read its reviews use the copy
+    // it has (a busy scope's jobs share one read); after that second they read the index again.
+    await new Promise((r) => setTimeout(r, 1_000));
+    const readFrom = Date.now();
+    const confirmed = await activities.prepareReview({ segment });
+    const otherWorker = createSkillStore(config.s3);
+    const other = nextPointer(
+      undefined,
+      { skillId: 'other-skill', revisionId: 'o-1', managed: true, deleted: false, spec: { ...spec, name: 'other-skill' } },
+      { opId: 'op-2', at: new Date().toISOString() },
+    );
+    const { pointer: otherWritten } = await otherWorker.writeActive(scopeKey, 'other-skill', other, null);
+    await otherWorker.applyScopeIndexChanges(scopeKey, [indexChangeFor(otherWritten)]);
+    const within = await activities.prepareReview({ segment });
+    // Checked only when the steps took well under the second (they take milliseconds): a stalled machine cannot fail it.
+    if (Date.now() - readFrom < 900) expect(within.indexEtag).toBe(confirmed.indexEtag);
+    await new Promise((r) => setTimeout(r, 1_000));
+    const after = await activities.prepareReview({ segment });
+    expect(after.indexEtag).not.toBe(confirmed.indexEtag);
+    expect((await store.scopeIndexSnapshot(scopeKey, after.indexEtag))?.skills.map((s) => s.skillId).sort()).toEqual(['multi-city-weather-report', 'other-skill']);
 
     function review(input: ReviewSessionInput): Promise<ReviewDecision> {
       return new MockActivityEnvironment().run(activities.reviewSession, input) as Promise<ReviewDecision>;
