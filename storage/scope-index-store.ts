@@ -179,8 +179,9 @@ export function scopeIndexStore(
   /**
    * Read-modify-write of the index by If-Match, starting from the cached copy (no GET when it
    * is current). `rejections`: a version of the scope's rejections to record (the highest
-   * wins); an index that has none recorded yet (new, or written before they were) takes the
-   * stored rejections' version first (one GET, once per scope).
+   * wins). A new index starts from that version: a rejection creates its scope's index
+   * (recordRejection), so a scope without one has none to read. An index written before it
+   * named them takes the stored rejections' version first (one GET, once per scope).
    */
   async function updateIndex(
     scopeKey: string,
@@ -197,7 +198,7 @@ export function scopeIndexStore(
       }
       const next = change(base?.index ?? { skills: [], removed: [] });
       const known = base?.index.rejections;
-      const nextRejections = Math.max(known ?? (await rejectionsVersion(scopeKey)), rejections ?? 0);
+      const nextRejections = Math.max(known ?? (base === null ? 0 : await rejectionsVersion(scopeKey)), rejections ?? 0);
       if (!next.changed && nextRejections === known) return next.applied;
       const index: ScopeIndex = { scopeKey, generation: (base?.index.generation ?? 0) + 1, skills: next.skills, removed: next.removed, rejections: nextRejections };
       try {

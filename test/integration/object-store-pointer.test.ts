@@ -249,9 +249,9 @@ describe('scope index snapshot of a scope without an index', () => {
     expect(await worker.scopeIndexSnapshot(sk, null)).toBeUndefined();
     const written = await worker.writeActive(sk, 'weather', pointer('weather', 'weather-r1'), null);
     expect(await worker.applyScopeIndexChanges(sk, [indexChangeFor(written.pointer)])).toHaveLength(1);
-    // The pointer, the index; a new index also takes the version of the scope's rejections (one GET, once per scope).
-    expect(calls).toEqual({ getText: 2, putCreateOnly: 2 });
-    expect(await store.readScopeIndex(sk)).toMatchObject({ index: { skills: [{ skillId: 'weather', revisionId: 'weather-r1' }] } });
+    // The pointer, the index. A new index names no rejections without reading them: a rejection creates its scope's index.
+    expect(calls).toEqual({ getText: 1, putCreateOnly: 2 });
+    expect(await store.readScopeIndex(sk)).toMatchObject({ index: { skills: [{ skillId: 'weather', revisionId: 'weather-r1' }], rejections: 0 } });
   });
 
   it('an absence another process has since ended costs one failed create; then the index is read and updated, keeping both skills', async () => {
@@ -263,8 +263,8 @@ describe('scope index snapshot of a scope without an index', () => {
 
     const b = await late.writeActive(sk, 'b', pointer('b', 'b-r1'), null);
     expect(await late.applyScopeIndexChanges(sk, [indexChangeFor(b.pointer)])).toHaveLength(1);
-    // The extra GET: the rejections' version, read once when this process first writes the (to it new) index.
-    expect(calls).toEqual({ getText: 3, putCreateOnly: 2, putIfMatch: 1 });
+    // The failed create-only write, then the index read and written by If-Match.
+    expect(calls).toEqual({ getText: 2, putCreateOnly: 2, putIfMatch: 1 });
     expect(await store.readScopeIndex(sk)).toMatchObject({ index: { skills: [{ skillId: 'a' }, { skillId: 'b' }] } });
   });
 });

@@ -103,6 +103,32 @@ describe('S3 requests per change', () => {
     expect((await repo.load('request-budget-skill')).markdown).toContain('request-budget-skill');
   }, 180_000);
 
+  it("a new scope's first job (user scopes: each user's first session) costs 10 requests too: creating the index and the usage summary reads nothing", async () => {
+    const app = uniqueName('budget-new-scope');
+    const scopeKey = scopeKeyOf({ mode: 'app', app });
+    const before = proxy.snapshot();
+    const started = await startLearningJob({ client: w.client, store, config: w.config }, { app, user: 'u', sessionId: 's', events: sessionCreating('new-scope-skill') });
+    const out = await waitForLearningJob({ client: w.client, store }, started.jobWorkflowId, { timeoutMs: 120_000 });
+    await usageCounted(scopeKey, (summary) => summary?.governance !== undefined);
+    const cost = proxy.diff(before);
+    expect(out.revisions).toMatchObject([{ action: 'create', status: 'active' }]);
+    expect(cost.byClass).toEqual({
+      'GET payload': 1,
+      'GET cursor': 1,
+      'GET index': 1, // none: the worker now knows the scope has none, and its index workflow creates it create-only
+      'PUT cursor': 1,
+      'PUT revision': 1,
+      'PUT audit': 1,
+      'PUT pointer': 1,
+      // A new index names no rejections without reading them: a rejection creates its scope's index, so a scope without one has none.
+      'PUT index': 1,
+      'PUT job-outcome': 1,
+      'PUT usage': 1,
+    });
+    expect(cost.total).toBe(10);
+    expect((await store.readScopeIndex(scopeKey))?.notModified).toBeFalsy();
+  }, 180_000);
+
   it('an approval reads the held revision once to publish it and once to record the decision', async () => {
     const app = uniqueName('budget-approval');
     const scope = { mode: 'app' as const, app };
