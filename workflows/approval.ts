@@ -14,7 +14,7 @@ import { checkApprovalInput } from '../core/workflow-inputs';
 import { requireValidInput } from './input-guard';
 import { decidedWorkOptions } from './retry-policies';
 import { operationId } from '../core/publication/operations';
-import { indexAcks } from './scope-index';
+import { indexAcks } from './index-acks';
 
 export { approvalStatusQuery, decideSignal, decideUpdate, type ApprovalDecision, type ApprovalInput, type ApprovalResult, type ApprovalStatus };
 

@@ -12,7 +12,8 @@ import type { CuratorInput, CuratorProposalOutcome, CuratorResult, CuratorRevisi
 import { checkCuratorInput } from '../core/workflow-inputs';
 import { requireValidInput } from './input-guard';
 import { modelCallRetry, storageRetry } from './retry-policies';
-import { approvalWorkflow } from './approval';
+import type { approvalWorkflow } from './approval';
+import { APPROVAL_WORKFLOW } from '../core/workflow-api/approval';
 
 export type { CuratorInput, CuratorResult };
 
@@ -93,7 +94,7 @@ export async function curatorWorkflow(input: CuratorInput): Promise<CuratorResul
     if (rev.status !== 'pending_approval') return out;
     const workflowId = approvalWorkflowId(rev.revisionId);
     try {
-      await startChild(approvalWorkflow, {
+      await startChild<typeof approvalWorkflow>(APPROVAL_WORKFLOW, {
         workflowId,
         args: [
           {

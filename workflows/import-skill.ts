@@ -4,7 +4,7 @@ import type { ImportSkillInput, ImportSkillResult } from '../core/workflow-api/i
 import { checkImportSkillInput } from '../core/workflow-inputs';
 import { requireValidInput } from './input-guard';
 import { storageRetry } from './retry-policies';
-import { indexAcks } from './scope-index';
+import { indexAcks } from './index-acks';
 
 export type { ImportSkillInput, ImportSkillResult };
 

@@ -7,7 +7,8 @@ import type { JobOutcome } from '../core/governance/types';
 import { approvalWorkflowId } from '../core/workflow-ids';
 import type { IndexedPublication, Segment } from '../core';
 import { checkLearningJobInput } from '../core/workflow-inputs';
-import { approvalWorkflow } from './approval';
+import type { approvalWorkflow } from './approval';
+import { APPROVAL_WORKFLOW } from '../core/workflow-api/approval';
 import { requireValidInput } from './input-guard';
 import { retiredPatch } from './retired-patch';
 import { withinModelAnswerBudget } from './model-answer-budget';
@@ -174,7 +175,7 @@ export async function learningJobWorkflow(input: LearningJobInput): Promise<JobO
     await decidedStorage.recordRevision({ revision, ...(outcomeToRecord ? { outcome: outcomeToRecord } : {}) });
     if (revision.status === 'pending_approval') {
       try {
-        await startChild(approvalWorkflow, {
+        await startChild<typeof approvalWorkflow>(APPROVAL_WORKFLOW, {
           workflowId: approvalWorkflowId(revision.id),
           args: [
             {

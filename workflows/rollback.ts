@@ -5,7 +5,7 @@ import { checkRollbackInput } from '../core/workflow-inputs';
 import { requireValidInput } from './input-guard';
 import { decidedWorkOptions, storageRetry } from './retry-policies';
 import { operationId } from '../core/publication/operations';
-import { indexAcks } from './scope-index';
+import { indexAcks } from './index-acks';
 
 export type { RollbackInput, RollbackResult };
 

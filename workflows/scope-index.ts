@@ -1,23 +1,18 @@
-import type { Duration } from '@temporalio/common';
-import {
-  allHandlersFinished,
-  condition,
-  continueAsNew,
-  defineQuery,
-  defineSignal,
-  defineUpdate,
-  getExternalWorkflowHandle,
-  proxyActivities,
-  patched,
-  proxyLocalActivities,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, getExternalWorkflowHandle, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { indexBurstLocalRetry, indexBurstRetry, indexReconcileRetry } from './retry-policies';
-import { conditionOrAlarm, deadlineWaiter } from './alarm';
+import { deadlineWaiter } from './alarm';
 import { retiredPatch } from './retired-patch';
-import { newerChange, SCOPE_INDEX_APPLY_UPDATE, SCOPE_INDEX_SIGNALS, type IndexApplied, type IndexChange } from '../core/publication/scope-index';
+import { newerChange, type IndexChange } from '../core/publication/scope-index';
+import {
+  applyIndexChangeUpdate,
+  indexAppliedSignal,
+  indexChangeSignal,
+  reconcileIndexSignal,
+  rejectionsRecordedSignal,
+  scopeIndexStateQuery,
+  type ScopeIndexState,
+} from '../core/workflow-api/scope-index';
 
 export interface ScopeIndexInput {
   scopeKey: string;
@@ -32,30 +27,6 @@ export interface ScopeIndexInput {
   /** A rejections version announced and not yet written, carried over a continue-as-new. */
   rejections?: number;
 }
-
-export interface ScopeIndexState {
-  pending: number;
-  bursts: number;
-  reconciles: number;
-}
-
-/**
- * "Skill X now points at revision R (or a tombstone), pointer seq N", one change per
- * argument: a worker sends the changes of its concurrent publications in one signal.
- */
-export const indexChangeSignal = defineSignal<IndexChange[]>(SCOPE_INDEX_SIGNALS.change);
-/** The scope's rejections reached this version (one argument per announcement; the highest wins). */
-export const rejectionsRecordedSignal = defineSignal<number[]>(SCOPE_INDEX_SIGNALS.rejections);
-/** Reconcile from the pointers now (operators, tests). */
-export const reconcileIndexSignal = defineSignal<[]>(SCOPE_INDEX_SIGNALS.reconcile);
-export const scopeIndexStateQuery = defineQuery<ScopeIndexState>('indexState');
-/**
- * A pointer change from a publisher that waits for it (update-with-start): the answer is its
- * ack, so neither workflow spends a task on an IndexApplied signal.
- */
-export const applyIndexChangeUpdate = defineUpdate<boolean, [IndexChange]>(SCOPE_INDEX_APPLY_UPDATE);
-/** Received by a publishing workflow once its change is in the index. */
-export const indexAppliedSignal = defineSignal<[IndexApplied]>(SCOPE_INDEX_SIGNALS.applied);
 
 interface Waiter {
   workflowId: string;
@@ -95,8 +66,6 @@ const DEFAULT_RECONCILE_EVERY_MS = 15 * 60_000;
 const MAX_RECONCILE_EVERY_MS = 24 * 60 * 60_000;
 /** Retired: the index waits for its next reconcile on an alarm (workflows/alarm.ts), not a timer cancelled at each burst. */
 const INDEX_ALARM_PATCH = 'scope-index-reconcile-alarm';
-/** A publisher waits for the index's ack on an alarm: its timer is not cancelled when the ack comes. */
-const INDEX_ACK_ALARM_PATCH = 'index-ack-alarm';
 const MAX_HISTORY_EVENTS = 5_000;
 const MAX_HISTORY_BYTES = 8 * 1024 * 1024;
 
@@ -200,21 +169,4 @@ export async function scopeIndexWorkflow(input: ScopeIndexInput): Promise<void> 
 export function indexHistoryFull(): boolean {
   const info = workflowInfo();
   return info.continueAsNewSuggested || info.historyLength > MAX_HISTORY_EVENTS || info.historySize > MAX_HISTORY_BYTES;
-}
-
-/**
- * For a publishing workflow: waits (at most `timeout`) until the scope's index workflow
- * has materialized pointer seq `seq` of the skill, so that when the workflow returns, an
- * agent's next refresh sees the change. A timeout is not an error: the index follows.
- */
-export function indexAcks(): { until(skillId: string, seq: number | undefined, timeout: Duration): Promise<boolean> } {
-  const applied = new Map<string, number>();
-  setHandler(indexAppliedSignal, (a) => void applied.set(a.skillId, Math.max(applied.get(a.skillId) ?? -1, a.seq)));
-  return {
-    until: async (skillId, seq, timeout) => {
-      if (seq === undefined) return true;
-      const materialized = () => (applied.get(skillId) ?? -1) >= seq;
-      return patched(INDEX_ACK_ALARM_PATCH) ? conditionOrAlarm(materialized, timeout) : condition(materialized, timeout);
-    },
-  };
 }

@@ -1,17 +1,7 @@
-import {
-  allHandlersFinished,
-  condition,
-  continueAsNew,
-  defineQuery,
-  defineSignal,
-  log,
-  proxyActivities,
-  proxyLocalActivities,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, log, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { SCOPE_RECORDS_SIGNAL, SCOPE_USAGE_SIGNAL, USAGE_BURST_INTERVAL_MS } from '../core/usage/names';
+import { USAGE_BURST_INTERVAL_MS } from '../core/usage/names';
+import { scopeRecordedSignal, scopeUsageStateQuery, usageRecordedSignal, type ScopeUsageState } from '../core/workflow-api/scope-usage';
 import type { SessionUsage } from '../core/usage/attribution';
 import type { ScopeRecord } from '../core/usage/records';
 import { conditionOrAlarm, deadlineWaiter } from './alarm';
@@ -34,20 +24,6 @@ export interface ScopeUsageInput {
    */
   burstIntervalMs?: number;
 }
-
-export interface ScopeUsageState {
-  pending: number;
-  bursts: number;
-  counted: number;
-  /** Sessions whose burst failed for good (an outage longer than the tolerance, a corrupt summary): visible, never retried forever. */
-  lostSessions: number;
-}
-
-/** One job's usage per argument: a worker sends the usages of its concurrent jobs in one signal (workers before scope records). */
-export const usageRecordedSignal = defineSignal<SessionUsage[]>(SCOPE_USAGE_SIGNAL);
-/** One activity's records per argument (activities/usage.ts scopeRecording). */
-export const scopeRecordedSignal = defineSignal<ScopeRecord[][]>(SCOPE_RECORDS_SIGNAL);
-export const scopeUsageStateQuery = defineQuery<ScopeUsageState>('usageState');
 
 /**
  * A burst counts records (sessions, governance counts, audit entries) and waits out storage

@@ -5,8 +5,8 @@ import { learningJobWorkflowId, malformedSegmentJobTarget } from '../core/workfl
 import { publicationsOf } from '../core/governance/published';
 import { checkSegment, checkSessionInput } from '../core/workflow-inputs';
 import { requireValidInput } from './input-guard';
-import { learningJobWorkflow } from './learning-job';
-import { sessionStateQuery, submitSegmentSignal, type SessionInput, type SessionState } from '../core/workflow-api/session';
+import type { learningJobWorkflow } from './learning-job';
+import { LEARNING_JOB_WORKFLOW, sessionStateQuery, submitSegmentSignal, type SessionInput, type SessionState } from '../core/workflow-api/session';
 import { searchAttributes } from '../core/search-attributes';
 
 export { sessionStateQuery, submitSegmentSignal, type SessionInput, type SessionState };
@@ -71,7 +71,7 @@ function jobTargetFor(segment: Segment): { workflowId: string; scopeKey: string 
 async function runJob(segment: Segment, indexedBefore: IndexedPublication[]): Promise<{ outcome: SessionState['lastOutcome']; published: IndexedPublication[] }> {
   const { workflowId, scopeKey } = jobTargetFor(segment);
   try {
-    const outcome = await executeChild(learningJobWorkflow, {
+    const outcome = await executeChild<typeof learningJobWorkflow>(LEARNING_JOB_WORKFLOW, {
       workflowId,
       args: [{ segment, ...(indexedBefore.length ? { indexedBefore } : {}) }],
       // The same segment submitted again after its job finished is not reviewed twice.

@@ -6,6 +6,8 @@ import { query, signal } from './define';
 /** The per-session entity workflow (workflows/session.ts), reached by signal-with-start. */
 export const SESSION_WORKFLOW = 'sessionWorkflow';
 export type SessionWorkflow = (input?: SessionInput) => Promise<SessionState>;
+/** The learning job (workflows/learning-job.ts) a session runs per segment, as its child. */
+export const LEARNING_JOB_WORKFLOW = 'learningJobWorkflow';
 
 export interface SessionInput {
   /** Segments carried over by continue-as-new. */

@@ -16,7 +16,8 @@ import {
 } from '../../core';
 import { approvalWorkflowId } from '../../core/workflow-ids';
 import { approvalExpiryAction } from '../../core/governance/approval-expiry';
-import { approvalWorkflow } from '../approval';
+import type { approvalWorkflow } from '../approval';
+import { APPROVAL_WORKFLOW } from '../../core/workflow-api/approval';
 import { decidedWorkOptions, storageRetry } from '../retry-policies';
 import { failureMessage } from '../../core/failure-message';
 import { recordIds } from '../../core/gepa/ids';
@@ -162,7 +163,7 @@ export async function submitWinner(
     if (r.revisionStatus === 'pending_approval') {
       const workflowId = approvalWorkflowId(r.revisionId);
       try {
-        await startChild(approvalWorkflow, {
+        await startChild<typeof approvalWorkflow>(APPROVAL_WORKFLOW, {
           workflowId,
           args: [
             {
