@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { startLearningJob, waitForLearningJob } from '../../client/learning';
 import { infraUp, readState } from '../../infra';
 import { crashService, uniqueName } from '../support/infra';
@@ -17,6 +18,17 @@ const fx = useMainWorker({ humanGate: 'none' });
 const JOBS = 6;
 
 describe('infra up after Temporal and S3 crash mid-burst', () => {
+  // Once (CI, 2026-12-08) the restarted Temporal passed infra up's health check and then refused connections; its log went
+  // with the clone. A failure here prints the end of each local service's log.
+  beforeEach(({ onTestFailed }) =>
+    onTestFailed(() => {
+      for (const service of Object.values(readState().services)) {
+        const log = service?.logFile && existsSync(service.logFile) ? readFileSync(service.logFile, 'utf8').split('\n').slice(-40).join('\n') : '(no log)';
+        console.error(`--- ${service?.name} (pid ${service?.pid}), the end of ${service?.logFile}:\n${log}`);
+      }
+    }),
+  );
+
   it('restarts them on the same ports, and every job finishes on the same worker', async () => {
     const deps = { client: fx.w.client, store: fx.store, config: fx.w.config };
     const app = uniqueName('restart');
